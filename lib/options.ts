@@ -1,0 +1,129 @@
+import { ApiVersion } from './api-version.js'
+import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
+import type { ProblemWriter } from './writers.js'
+
+export interface VersionReaderOptions {
+  /** Query parameter names that carry the version, or false. Default `['api-version']`. */
+  query?: string | readonly string[] | false
+  /** Header names that carry the version, or false. Default `['api-version']`. */
+  header?: string | readonly string[] | false
+  /** The route parameter that carries the version in the path (`/v:apiVersion/...`), or false. Default `'apiVersion'`. */
+  urlSegment?: string | false
+}
+
+export interface ApiVersioningOptions {
+  /** Write version errors as problem documents; when false they are status-only. Default false. */
+  problemDetails?: boolean
+  /** Send `api-supported-versions` and `api-deprecated-versions` on every response of a versioned route. Default false. */
+  reportApiVersions?: boolean
+  /** Use `defaultVersion` when a request gives none. Default false. */
+  assumeDefaultVersionWhenUnspecified?: boolean
+  /** The version assumed when a request gives none. Default `'1.0'`. */
+  defaultVersion?: string
+  /** The status of the Unsupported error when the version was not read from the path. Default 400. */
+  unsupportedApiVersionStatusCode?: number
+  /** The base of the problem `type` URIs: `type` is base + '#' + fragment. Default `'https://docs.api-versioning.org/problems'`. */
+  problemTypeBase?: string
+  /** Where a version may be given. */
+  versionReader?: VersionReaderOptions
+  /** Custom writers, tried in order before the built-in ones; the first whose `canWrite` is true writes. */
+  problemWriters?: readonly ProblemWriter[]
+}
+
+export interface ResolvedOptions {
+  readonly problemDetails: boolean
+  readonly reportApiVersions: boolean
+  readonly assumeDefaultVersionWhenUnspecified: boolean
+  readonly defaultVersion: ApiVersion
+  readonly unsupportedApiVersionStatusCode: number
+  readonly problemTypeBase: string
+  readonly queryNames: readonly string[]
+  readonly headerNames: readonly string[]
+  readonly segmentName: string | null
+  readonly problemWriters: readonly ProblemWriter[]
+}
+
+const KNOWN = new Set([
+  'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
+  'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters',
+  // set by Fastify's register()
+  'prefix', 'logLevel', 'logSerializers'
+])
+const READERS = new Set(['query', 'header', 'urlSegment'])
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const PARAM = /^[A-Za-z_$][\w$]*$/
+
+function fail (message: string): never {
+  throw new TypeError('fastify-api-versioning: ' + message)
+}
+
+function boolean (value: unknown, name: string): boolean {
+  if (value === undefined) return false
+  if (typeof value !== 'boolean') fail(`${name} must be a boolean`)
+  return value
+}
+
+function names (value: unknown, name: string, pattern: RegExp): readonly string[] {
+  if (value === undefined) return ['api-version']
+  if (value === false) return []
+  const list = typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list) || list.length === 0 || !list.every(item => typeof item === 'string' && pattern.test(item))) {
+    fail(`versionReader.${name} must be false, a name or a non-empty array of names (got ${JSON.stringify(value)})`)
+  }
+  return Object.freeze([...new Set(list.map(item => item.toLowerCase()))])
+}
+
+/** Checks every option, naming the one that is wrong, and fills in the defaults. */
+export function resolveOptions (options: ApiVersioningOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) fail('options must be an object')
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)}`)
+  }
+
+  const status = options.unsupportedApiVersionStatusCode ?? 400
+  if (!Number.isInteger(status) || status < 400 || status > 599) {
+    fail(`unsupportedApiVersionStatusCode must be an integer from 400 to 599 (got ${JSON.stringify(status)})`)
+  }
+
+  const defaultText = options.defaultVersion ?? '1.0'
+  const defaultVersion = typeof defaultText === 'string' ? ApiVersion.tryParse(defaultText) : null
+  if (defaultVersion === null) fail(`defaultVersion must be a valid API version such as '1.0' (got ${JSON.stringify(defaultText)})`)
+
+  const base = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE
+  if (typeof base !== 'string' || base === '' || /[#\s]/.test(base)) {
+    fail(`problemTypeBase must be a non-empty URI without '#' or spaces (got ${JSON.stringify(base)})`)
+  }
+
+  const reader = options.versionReader ?? {}
+  if (typeof reader !== 'object' || reader === null || Array.isArray(reader)) fail('versionReader must be an object')
+  for (const key of Object.keys(reader)) {
+    if (!READERS.has(key)) fail(`unknown versionReader option ${JSON.stringify(key)}`)
+  }
+  const queryNames = names(reader.query, 'query', TOKEN)
+  const headerNames = names(reader.header, 'header', TOKEN)
+  const segment = reader.urlSegment ?? 'apiVersion'
+  if (segment !== false && (typeof segment !== 'string' || !PARAM.test(segment))) {
+    fail(`versionReader.urlSegment must be false or a route parameter name (got ${JSON.stringify(segment)})`)
+  }
+  if (queryNames.length === 0 && headerNames.length === 0 && segment === false) {
+    fail('versionReader must enable at least one of query, header and urlSegment')
+  }
+
+  const writers = options.problemWriters ?? []
+  if (!Array.isArray(writers) || !writers.every(w => typeof w?.canWrite === 'function' && typeof w.write === 'function')) {
+    fail('problemWriters must be an array of { canWrite(context), write(context) } objects')
+  }
+
+  return Object.freeze({
+    problemDetails: boolean(options.problemDetails, 'problemDetails'),
+    reportApiVersions: boolean(options.reportApiVersions, 'reportApiVersions'),
+    assumeDefaultVersionWhenUnspecified: boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified'),
+    defaultVersion,
+    unsupportedApiVersionStatusCode: status,
+    problemTypeBase: base,
+    queryNames,
+    headerNames,
+    segmentName: segment === false ? null : segment,
+    problemWriters: Object.freeze([...writers])
+  })
+}

@@ -1,0 +1,64 @@
+import { ApiVersion } from './api-version.js'
+
+/** No version was given anywhere. */
+export const NONE = 0
+/** One version was given (possibly repeated, or in several equivalent spellings). */
+export const ONE = 1
+/** A version was given, but it does not parse. */
+export const INVALID = 2
+/** Values that denote different versions were given. */
+export const AMBIGUOUS = 3
+
+export type OutcomeKind = typeof NONE | typeof ONE | typeof INVALID | typeof AMBIGUOUS
+
+/**
+ * The one place that turns the raw values that readers collect into an outcome: none, one, invalid or
+ * ambiguous. Values are compared as they arrive, each against the first, so the work stays linear in the
+ * input however many values there are, and the outcome is final once it is ambiguous.
+ */
+export class VersionOutcome {
+  kind: OutcomeKind = NONE
+  /** The requested version (for ONE), or null. */
+  version: ApiVersion | null = null
+  /** The first raw text read. */
+  text: string | null = null
+  /** Where the first value was read: a query parameter or header name, or the route parameter name. */
+  source: string | null = null
+  /** True when any value came from the URL path. */
+  fromPath = false
+
+  /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
+  add (text: string, source: string, fromPath: boolean): boolean {
+    if (text === '') return true // as ASP.NET: empty values are not values
+    if (this.text === null) {
+      this.text = text
+      this.source = source
+      this.fromPath = fromPath
+      this.version = ApiVersion.tryParse(text)
+      this.kind = this.version === null ? INVALID : ONE
+      return true
+    }
+    if (this.kind === AMBIGUOUS) return false
+    if (!sameIgnoringAsciiCase(text, this.text)) {
+      // Two different texts are ambiguous unless both parse to the same version; decided before validity.
+      const version = this.version === null ? null : ApiVersion.tryParse(text)
+      if (version === null || !version.equals(this.version)) {
+        this.kind = AMBIGUOUS
+        this.version = null
+        return false
+      }
+    }
+    if (fromPath) this.fromPath = true
+    return true
+  }
+}
+
+export function sameIgnoringAsciiCase (a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i)
+    const y = b.charCodeAt(i)
+    if (x !== y && !((x | 32) === (y | 32) && (x | 32) >= 97 && (x | 32) <= 122)) return false
+  }
+  return true
+}

@@ -1,0 +1,85 @@
+import type { IncomingMessage } from 'node:http'
+import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
+
+/** Where versions are read; names are lower-case. */
+export interface ReaderConfig {
+  readonly queryNames: readonly string[]
+  readonly headerNames: readonly string[]
+  /** The route parameter name that carries the version in the path, or null. */
+  readonly segmentName: string | null
+  /** Finds the raw path version of a request, or undefined; null when no route carries one. */
+  readonly findSegment: ((method: string, url: string) => string | undefined) | null
+}
+
+/**
+ * Collects every raw value from the query string, the headers (each header line on its own) and the URL
+ * path into one outcome. Never throws; linear in the size of the URL and headers.
+ */
+export function readRequest (req: IncomingMessage, config: ReaderConfig): VersionOutcome {
+  const outcome = new VersionOutcome()
+  const url = req.url ?? ''
+  if (config.queryNames.length > 0) {
+    const q = url.indexOf('?')
+    if (q !== -1 && !readQuery(url, q + 1, config.queryNames, outcome)) return outcome
+  }
+  if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
+  if (config.findSegment !== null) {
+    const value = config.findSegment(req.method ?? 'GET', url)
+    if (value !== undefined) outcome.add(value, config.segmentName as string, true)
+  }
+  return outcome
+}
+
+/** Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. */
+export function readQuery (url: string, start: number, names: readonly string[], outcome: VersionOutcome): boolean {
+  const end = url.length
+  while (start <= end) {
+    let amp = url.indexOf('&', start)
+    if (amp === -1) amp = end
+    let eq = url.indexOf('=', start)
+    if (eq === -1 || eq > amp) eq = amp
+    if (eq > start) {
+      const name = matchName(url.slice(start, eq), names)
+      if (name !== null && !outcome.add(decode(url.slice(eq + 1, amp)), name, false)) return false
+    }
+    start = amp + 1
+  }
+  return true
+}
+
+/** Reads `names` from raw header lines, so repeated lines stay separate values. */
+export function readHeaders (rawHeaders: readonly string[], names: readonly string[], outcome: VersionOutcome): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const header = rawHeaders[i]
+    for (let n = 0; n < names.length; n++) {
+      if (sameIgnoringAsciiCase(header, names[n])) {
+        if (!outcome.add(rawHeaders[i + 1], names[n], false)) return false
+        break
+      }
+    }
+  }
+  return true
+}
+
+function matchName (raw: string, names: readonly string[]): string | null {
+  const name = hasEscapes(raw) ? decode(raw) : raw
+  for (let n = 0; n < names.length; n++) {
+    if (sameIgnoringAsciiCase(name, names[n])) return names[n]
+  }
+  return null
+}
+
+function hasEscapes (text: string): boolean {
+  return text.indexOf('%') !== -1 || text.indexOf('+') !== -1
+}
+
+// Form decoding; a malformed escape leaves the raw text, which then never parses as a version (`%`).
+function decode (text: string): string {
+  if (!hasEscapes(text)) return text
+  const spaced = text.replaceAll('+', ' ')
+  try {
+    return decodeURIComponent(spaced)
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,128 @@
+import { ApiVersion } from './api-version.js'
+
+/** How a route takes part in versioning. */
+export type RouteKind = 'versioned' | 'neutral' | 'plain'
+
+/** A route's versioning declaration, checked. */
+export interface RouteDeclaration {
+  readonly kind: RouteKind
+  readonly supported: readonly ApiVersion[]
+  readonly deprecated: readonly ApiVersion[]
+}
+
+/** The versions of one path over all its methods: what `reportApiVersions` reports. */
+export class PathEntry {
+  private readonly supported = new Map<string, ApiVersion>()
+  private readonly deprecated = new Map<string, ApiVersion>()
+  supportedHeader: string | null = null
+  deprecatedHeader: string | null = null
+
+  add (declaration: RouteDeclaration): void {
+    for (const v of declaration.supported) if (!this.supported.has(v.key)) this.supported.set(v.key, v)
+    for (const v of declaration.deprecated) if (!this.deprecated.has(v.key)) this.deprecated.set(v.key, v)
+  }
+
+  /** Builds the header values once routes are final: ascending, deprecated minus supported. */
+  seal (): void {
+    this.supportedHeader = format([...this.supported.values()])
+    this.deprecatedHeader = format([...this.deprecated.values()].filter(v => !this.supported.has(v.key)))
+  }
+}
+
+/** One method on one path. */
+export interface MethodEntry {
+  kind: RouteKind | null
+  /** The route that declared each version, by version key. */
+  readonly versions: Map<string, string>
+  hasFallback: boolean
+  readonly path: PathEntry
+}
+
+function format (versions: ApiVersion[]): string | null {
+  return versions.length === 0 ? null : versions.sort((a, b) => a.compareTo(b)).map(String).join(', ')
+}
+
+/** Reads and checks the versioning options of one route; throws naming the route. */
+export function readDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
+  const { apiVersions, deprecatedApiVersions, apiVersionNeutral } = options
+  if (apiVersionNeutral !== undefined && typeof apiVersionNeutral !== 'boolean') {
+    throw new TypeError(`fastify-api-versioning: route ${label}: apiVersionNeutral must be true or false`)
+  }
+  const supported = readVersions(apiVersions, 'apiVersions', label)
+  const deprecated = readVersions(deprecatedApiVersions, 'deprecatedApiVersions', label)
+  const versioned = supported.length + deprecated.length > 0
+  if (apiVersionNeutral === true) {
+    if (versioned) {
+      throw new Error(`fastify-api-versioning: route ${label} is version-neutral, so it cannot also declare apiVersions or deprecatedApiVersions`)
+    }
+    return { kind: 'neutral', supported, deprecated }
+  }
+  const seen = new Set<string>()
+  for (const v of [...supported, ...deprecated]) {
+    if (seen.has(v.key)) throw new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice`)
+    seen.add(v.key)
+  }
+  return { kind: versioned ? 'versioned' : 'plain', supported, deprecated }
+}
+
+function readVersions (value: unknown, name: string, label: string): ApiVersion[] {
+  if (value === undefined) return []
+  const list = typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new TypeError(`fastify-api-versioning: route ${label}: ${name} must be a version string or a non-empty array of them`)
+  }
+  return list.map(text => {
+    const version = typeof text === 'string' ? ApiVersion.tryParse(text) : null
+    if (version === null) {
+      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which is not a valid API version (expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')`)
+    }
+    return version
+  })
+}
+
+/** Every method and path the plugin has seen, to catch conflicting declarations at start-up. */
+export class RouteTable {
+  readonly paths = new Map<string, PathEntry>()
+  private readonly methods = new Map<string, MethodEntry>()
+  /** Every version declared anywhere: what version-neutral routes accept. */
+  readonly declared = new Set<string>()
+
+  entry (method: string, url: string): MethodEntry {
+    const id = method + ' ' + url
+    let entry = this.methods.get(id)
+    if (entry === undefined) {
+      let path = this.paths.get(url)
+      if (path === undefined) this.paths.set(url, path = new PathEntry())
+      entry = { kind: null, versions: new Map(), hasFallback: false, path }
+      this.methods.set(id, entry)
+    }
+    return entry
+  }
+
+  /** Records a route on one method; throws when it conflicts with a route already there. */
+  add (method: string, url: string, declaration: RouteDeclaration): MethodEntry {
+    const label = `${method} ${url}`
+    const entry = this.entry(method, url)
+    if (entry.kind !== null && entry.kind !== declaration.kind) {
+      throw new Error(`fastify-api-versioning: route ${label} is ${describe(declaration.kind)}, but another ${label} route is ${describe(entry.kind)}; one method and path cannot mix them`)
+    }
+    entry.kind = declaration.kind
+    for (const v of [...declaration.supported, ...declaration.deprecated]) {
+      if (entry.versions.has(v.key)) {
+        throw new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`)
+      }
+      entry.versions.set(v.key, label)
+      this.declared.add(v.key)
+    }
+    entry.path.add(declaration)
+    return entry
+  }
+
+  seal (): void {
+    for (const path of this.paths.values()) path.seal()
+  }
+}
+
+function describe (kind: RouteKind): string {
+  return kind === 'plain' ? 'unversioned' : kind === 'neutral' ? 'version-neutral' : 'versioned'
+}
