@@ -5,7 +5,6 @@ import type {
   RawServerDefault, RouteGenericInterface, RouteOptions, ContextConfigDefault, onRequestHookHandler
 } from 'fastify'
 import fp from 'fastify-plugin'
-import FindMyWay from 'find-my-way'
 import { ApiVersion } from './api-version.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
@@ -86,16 +85,6 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   const table = new RouteTable()
-  const { initialConfig } = fastify
-  const paths = options.segmentName === null
-    ? null
-    : FindMyWay({
-      caseSensitive: initialConfig.caseSensitive,
-      ignoreTrailingSlash: initialConfig.ignoreTrailingSlash,
-      ignoreDuplicateSlashes: initialConfig.ignoreDuplicateSlashes,
-      maxParamLength: initialConfig.maxParamLength,
-      useSemicolonDelimiter: initialConfig.useSemicolonDelimiter
-    } as FindMyWay.Config<FindMyWay.HTTPVersion.V1>)
   const readers: { -readonly [K in keyof ReaderConfig]: ReaderConfig[K] } = {
     queryNames: options.queryNames,
     headerNames: options.headerNames,
@@ -192,13 +181,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const entries = methods.map(method => table.add(method, route.url, declaration))
     if (declaration.kind === 'plain') return
 
-    if (paths !== null && hasParam(route.url, options.segmentName as string)) {
-      for (const method of methods) {
-        if (!paths.hasRoute(method as FindMyWay.HTTPMethod, route.url)) paths.on(method as FindMyWay.HTTPMethod, route.url, noop)
-      }
-      readers.findSegment = findSegment
-    }
-
+    if (options.segmentName !== null && hasParam(route.url, options.segmentName)) readers.findSegment = findSegment
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(neutralHook, route.onRequest)
       return
@@ -224,8 +207,11 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
+  // The path version is a route parameter: ask the router itself which route the URL takes, as the hidden
+  // route (every versioned path has one), so its matching options and precedence apply unchanged.
+  const asFallback = { [STRATEGY]: FALLBACK }
   function findSegment (method: string, url: string): string | undefined {
-    return (paths as FindMyWay.Instance<FindMyWay.HTTPVersion.V1>).find(method as FindMyWay.HTTPMethod, url)?.params[options.segmentName as string]
+    return fastify.findRoute({ method, url, constraints: asFallback })?.params[options.segmentName as string]
   }
 
   fastify.addHook('onReady', function (hookDone) {
