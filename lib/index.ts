@@ -229,8 +229,6 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   done()
 }
 
-function noop (): void {}
-
 function prepend (hook: onRequestHookHandler, hooks: RouteOptions['onRequest']): onRequestHookHandler[] {
   return hooks === undefined ? [hook] : [hook, ...(Array.isArray(hooks) ? hooks : [hooks])]
 }

@@ -75,7 +75,6 @@ function names (value: unknown, name: string, pattern: RegExp): readonly string[
 
 /** Checks every option, naming the one that is wrong, and fills in the defaults. */
 export function resolveOptions (options: ApiVersioningOptions): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) fail('options must be an object')
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)}`)
   }
@@ -94,7 +93,7 @@ export function resolveOptions (options: ApiVersioningOptions): ResolvedOptions 
     fail(`problemTypeBase must be a non-empty URI without '#' or spaces (got ${JSON.stringify(base)})`)
   }
 
-  const reader = options.versionReader ?? {}
+  const reader = options.versionReader === undefined ? {} : options.versionReader
   if (typeof reader !== 'object' || reader === null || Array.isArray(reader)) fail('versionReader must be an object')
   for (const key of Object.keys(reader)) {
     if (!READERS.has(key)) fail(`unknown versionReader option ${JSON.stringify(key)}`)

@@ -38,7 +38,6 @@ export class VersionOutcome {
       this.kind = this.version === null ? INVALID : ONE
       return true
     }
-    if (this.kind === AMBIGUOUS) return false
     if (!sameIgnoringAsciiCase(text, this.text)) {
       // Two different texts are ambiguous unless both parse to the same version; decided before validity.
       const version = this.version === null ? null : ApiVersion.tryParse(text)

@@ -1,0 +1,66 @@
+import t from 'tap'
+import { build, problem, says } from './helpers.js'
+
+t.test('reportApiVersions: every response of a versioned route carries the versions of its path', async t => {
+  const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+    app.get('/orders/:id', { apiVersions: ['2.0', '1.0'], deprecatedApiVersions: ['0.9'] }, says('get'))
+    app.delete('/orders/:id', { apiVersions: ['3.0'], deprecatedApiVersions: ['1.0', '0.8'] }, says('delete'))
+    app.get('/orders/:id/throws', { apiVersions: '1' }, async () => { throw new Error('boom') })
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
+    app.get('/health', says('health'))
+    app.get('/dated', { apiVersions: ['2024-01-01', '1', '2024-01-01-beta'] }, says('dated'))
+  })
+  const expected = { 'api-supported-versions': '1.0, 2.0, 3.0', 'api-deprecated-versions': '0.8, 0.9' }
+  const requests: Array<[string, string, number]> = [
+    ['GET', '/orders/1?api-version=1', 200],
+    ['DELETE', '/orders/1?api-version=3', 200],
+    ['GET', '/orders/1?api-version=7', 400],
+    ['GET', '/orders/1', 400],
+    ['GET', '/orders/1?api-version=x', 400],
+    ['GET', '/orders/1?api-version=1&api-version=2', 400]
+  ]
+  for (const [method, url, status] of requests) {
+    const res = await app.inject({ method: method as 'GET', url })
+    t.equal(res.statusCode, status, `${method} ${url}`)
+    t.equal(res.headers['api-supported-versions'], expected['api-supported-versions'], `${method} ${url}`)
+    t.equal(res.headers['api-deprecated-versions'], expected['api-deprecated-versions'], `${method} ${url}`)
+  }
+  const thrown = await app.inject('/orders/1/throws?api-version=1')
+  t.equal(thrown.statusCode, 500)
+  t.equal(thrown.headers['api-supported-versions'], '1', 'errors keep the headers; versions print as declared')
+  t.notOk(thrown.headers['api-deprecated-versions'], 'no empty header')
+  t.equal((await app.inject('/dated?api-version=1')).headers['api-supported-versions'], '1, 2024-01-01-beta, 2024-01-01')
+  for (const url of ['/ping', '/health', '/nope']) {
+    t.notOk((await app.inject(url)).headers['api-supported-versions'], `${url} reports nothing`)
+  }
+})
+
+t.test('without reportApiVersions no version headers are sent', async t => {
+  const app = await build(undefined, app => { app.get('/a', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, says('a')) })
+  for (const url of ['/a?api-version=1', '/a?api-version=2']) {
+    const res = await app.inject(url)
+    t.notOk(res.headers['api-supported-versions'])
+    t.notOk(res.headers['api-deprecated-versions'])
+  }
+})
+
+t.test('problemDetails: false gives the status with an empty body, and the headers all the same', async t => {
+  const app = await build({ reportApiVersions: true }, app => {
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    app.get('/n', { apiVersionNeutral: true }, says('n'))
+  })
+  for (const [url, status] of [['/a', 400], ['/a?api-version=2', 400], ['/a?api-version=x', 400], ['/a?api-version=1&api-version=2', 400], ['/n?api-version=3', 400]] as const) {
+    const res = await app.inject(url)
+    t.equal(res.statusCode, status, url)
+    t.equal(res.body, '', url)
+    t.notOk(res.headers['content-type'], url)
+  }
+  t.equal((await app.inject('/a?api-version=2')).headers['api-supported-versions'], '1.0')
+  t.same((await app.inject('/a?api-version=1')).json(), { route: 'a', version: '1' })
+})
+
+t.test('problemTypeBase', async t => {
+  const app = await build({ problemDetails: true, problemTypeBase: 'urn:problems:api-version' }, app => { app.get('/a', { apiVersions: '1.0' }, says('a')) })
+  t.equal((await app.inject('/a')).json().type, 'urn:problems:api-version#unspecified')
+  t.same((await app.inject('/a?api-version=3')).json(), { ...problem('unsupported'), type: 'urn:problems:api-version#unsupported' })
+})

@@ -1,0 +1,102 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning, { type ApiVersioningOptions } from '../lib/index.js'
+import { build, says } from './helpers.js'
+
+t.test('bad plugin options fail start-up, naming the option', async t => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ unsupportedApiVersionStatusCode: 200 }, /unsupportedApiVersionStatusCode must be an integer from 400 to 599 \(got 200\)/],
+    [{ unsupportedApiVersionStatusCode: 404.5 }, /unsupportedApiVersionStatusCode must be an integer from 400 to 599/],
+    [{ unsupportedApiVersionStatusCode: '404' }, /unsupportedApiVersionStatusCode must be an integer/],
+    [{ problemDetails: 'yes' }, /problemDetails must be a boolean/],
+    [{ reportApiVersions: 1 }, /reportApiVersions must be a boolean/],
+    [{ assumeDefaultVersionWhenUnspecified: null }, /assumeDefaultVersionWhenUnspecified must be a boolean/],
+    [{ defaultVersion: '1.x' }, /defaultVersion must be a valid API version such as '1.0' \(got "1.x"\)/],
+    [{ defaultVersion: 1 }, /defaultVersion must be a valid API version/],
+    [{ problemTypeBase: '' }, /problemTypeBase must be a non-empty URI/],
+    [{ problemTypeBase: 'https://x/p#a' }, /problemTypeBase must be a non-empty URI without '#'/],
+    [{ problemTypeBase: 7 }, /problemTypeBase/],
+    [{ versionReader: [] }, /versionReader must be an object/],
+    [{ versionReader: null }, /versionReader must be an object/],
+    [{ versionReader: { media: 'v' } }, /unknown versionReader option "media"/],
+    [{ versionReader: { query: [] } }, /versionReader.query must be false, a name or a non-empty array of names \(got \[\]\)/],
+    [{ versionReader: { query: 'a=b' } }, /versionReader.query must be false/],
+    [{ versionReader: { header: ['ok', 'bad header'] } }, /versionReader.header must be false/],
+    [{ versionReader: { header: true } }, /versionReader.header must be false/],
+    [{ versionReader: { urlSegment: 'not-a-param' } }, /versionReader.urlSegment must be false or a route parameter name/],
+    [{ versionReader: { urlSegment: true } }, /versionReader.urlSegment must be false or a route parameter name/],
+    [{ versionReader: { query: false, header: false, urlSegment: false } }, /versionReader must enable at least one of query, header and urlSegment/],
+    [{ problemWriters: {} }, /problemWriters must be an array of \{ canWrite\(context\), write\(context\) \} objects/],
+    [{ problemWriters: [{ canWrite: () => true }] }, /problemWriters must be an array/],
+    [{ problemWriters: [null] }, /problemWriters must be an array/],
+    [{ reportApiVersion: true }, /unknown option "reportApiVersion"/]
+  ]
+  for (const [options, message] of cases) {
+    const app = Fastify()
+    app.register(apiVersioning, options as ApiVersioningOptions)
+    await t.rejects(app.ready(), message, JSON.stringify(options))
+  }
+})
+
+t.test('good reader options', async t => {
+  const app = await build({ problemDetails: true, versionReader: { query: 'v', header: ['X-Api-Version', 'x-api-version'], urlSegment: false } }, app => {
+    app.get('/a/:apiVersion', { apiVersions: '1.0' }, says('a'))
+  })
+  t.equal((await app.inject('/a/2?v=1')).statusCode, 200)
+  t.equal((await app.inject({ url: '/a/2', headers: { 'x-api-version': '1' } })).statusCode, 200)
+  t.equal((await app.inject('/a/1?api-version=1')).statusCode, 400, 'api-version is no longer read, nor the path')
+})
+
+t.test('bad route declarations fail where the route is declared, naming it', async t => {
+  const cases: Array<[(app: ReturnType<typeof Fastify>) => void, RegExp]> = [
+    [app => app.get('/a', { apiVersions: '1.x' }, says('a')), /route GET \/a: apiVersions has "1.x", which is not a valid API version/],
+    [app => app.get('/a', { apiVersions: [] }, says('a')), /route GET \/a: apiVersions must be a version string or a non-empty array of them/],
+    [app => app.get('/a', { apiVersions: 1 as unknown as string }, says('a')), /apiVersions must be a version string/],
+    [app => app.get('/a', { apiVersions: [1] as unknown as string[] }, says('a')), /apiVersions has 1, which is not a valid API version/],
+    [app => app.get('/a', { deprecatedApiVersions: ['x'] }, says('a')), /route GET \/a: deprecatedApiVersions has "x"/],
+    [app => app.get('/a', { apiVersionNeutral: 'yes' as unknown as boolean }, says('a')), /route GET \/a: apiVersionNeutral must be true or false/],
+    [app => app.get('/a', { apiVersionNeutral: true, apiVersions: '1.0' }, says('a')), /route GET \/a is version-neutral, so it cannot also declare apiVersions/],
+    [app => app.get('/a', { apiVersions: ['1.0', '1'] }, says('a')), /route GET \/a declares API version 1 twice/],
+    [app => app.get('/a', { apiVersions: ['1.0'], deprecatedApiVersions: '1.0' }, says('a')), /route GET \/a declares API version 1.0 twice/],
+    [app => {
+      app.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
+      app.get('/a', { apiVersions: ['2'] }, says('b'))
+    }, /route GET \/a declares API version 2, which another GET \/a route already declares/],
+    [app => {
+      app.get('/a', { apiVersionNeutral: true }, says('a'))
+      app.get('/a', { apiVersions: '1.0' }, says('b'))
+    }, /route GET \/a is versioned, but another GET \/a route is version-neutral; one method and path cannot mix them/],
+    [app => {
+      app.get('/a', { apiVersions: '1.0' }, says('a'))
+      app.get('/a', says('b'))
+    }, /route GET \/a is unversioned, but another GET \/a route is versioned/],
+    [app => {
+      app.get('/a', says('b'))
+      app.get('/a', { apiVersions: '1.0' }, says('a'))
+    }, /route GET \/a is versioned, but another GET \/a route is unversioned/],
+    [app => {
+      app.route({ method: ['GET', 'POST'], url: '/a', apiVersions: '1.0', handler: says('a') })
+      app.post('/a', { apiVersions: '1.0' }, says('b'))
+    }, /route POST \/a declares API version 1.0, which another POST \/a route already declares/]
+  ]
+  for (const [declare, message] of cases) {
+    const app = await build()
+    t.throws(() => declare(app), message)
+  }
+  const prefixed = await build()
+  await t.rejects(async () => { await prefixed.register(async scope => { scope.get('/a', { apiVersions: 'v1' }, says('a')) }, { prefix: '/api' }) }, /route GET \/api\/a: apiVersions has "v1"/)
+})
+
+t.test('the plugin registers once per server', async t => {
+  const app = Fastify()
+  app.register(apiVersioning)
+  app.register(apiVersioning)
+  await t.rejects(app.ready(), /register apiVersioning once, before the routes/)
+})
+
+t.test('routes declared before the plugin are not versioned', async t => {
+  const app = Fastify()
+  app.get('/early', { apiVersions: '1.0' }, says('early'))
+  await app.register(apiVersioning, { problemDetails: true })
+  t.same((await app.inject('/early?api-version=7')).json(), { route: 'early', version: null })
+})
