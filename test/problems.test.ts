@@ -98,6 +98,16 @@ t.test('errorObjects registered before apiVersioning writes version errors in th
   t.equal((await app.inject('/throws')).json().message, 'boom', 'other errors keep their format')
 })
 
+t.test('the error-object target of an unspecified version is the first place a version may be given', async t => {
+  for (const [versionReader, target] of [[{ query: false, header: 'X-Version' }, 'x-version'], [{ query: false, header: false }, 'apiVersion']] as const) {
+    const app = Fastify()
+    await app.register(errorObjects)
+    await app.register(apiVersioning, { problemDetails: true, versionReader })
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    t.equal((await app.inject('/a')).json().error.target, target)
+  }
+})
+
 t.test('errorObjects with allErrors writes every error response in the earlier format', async t => {
   const app = Fastify()
   await app.register(errorObjects, { allErrors: true })
@@ -142,7 +152,7 @@ t.test('errorObjects registered after apiVersioning is not selected, and says so
 t.test('errorObjects options are checked', async t => {
   const app = Fastify()
   app.register(errorObjects, { allErrors: 'yes' as unknown as boolean })
-  await t.rejects(app.ready(), /fastify-api-versioning errorObjects: allErrors must be a boolean/)
+  await t.rejects(async () => { await app.ready() }, /fastify-api-versioning errorObjects: allErrors must be a boolean/)
 })
 
 t.test('problemDetails: false with writers warns that they are not used for version errors', async t => {

@@ -34,7 +34,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
   for (const [options, message] of cases) {
     const app = Fastify()
     app.register(apiVersioning, options as ApiVersioningOptions)
-    await t.rejects(app.ready(), message, JSON.stringify(options))
+    await t.rejects(async () => { await app.ready() }, message, JSON.stringify(options))
   }
 })
 
@@ -91,7 +91,7 @@ t.test('the plugin registers once per server', async t => {
   const app = Fastify()
   app.register(apiVersioning)
   app.register(apiVersioning)
-  await t.rejects(app.ready(), /register apiVersioning once, before the routes/)
+  await t.rejects(async () => { await app.ready() }, /register apiVersioning once, before the routes/)
 })
 
 t.test('routes declared before the plugin are not versioned', async t => {

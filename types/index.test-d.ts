@@ -1,0 +1,73 @@
+// Type tests: compiled by `npm run typecheck` (part of `npm test`); a wrong type fails the build.
+import Fastify, { type FastifyReply } from 'fastify'
+import type { Static } from '@sinclair/typebox'
+import apiVersioning, {
+  ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
+  type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDocument, type ProblemWriter
+} from '../lib/index.js'
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+function expectType<T extends true> (): T | void {}
+
+const app = Fastify()
+await app.register(errorObjects, { allErrors: true })
+await app.register(apiVersioning, {
+  problemDetails: true,
+  reportApiVersions: true,
+  assumeDefaultVersionWhenUnspecified: false,
+  defaultVersion: '1.0',
+  unsupportedApiVersionStatusCode: 400,
+  problemTypeBase: 'https://docs.api-versioning.org/problems',
+  versionReader: { query: ['api-version'], header: false, urlSegment: 'apiVersion' },
+  problemWriters: []
+})
+await app.register(named)
+// @ts-expect-error: an unknown option
+await app.register(apiVersioning, { reportApiVersion: true })
+// @ts-expect-error: a status code is a number
+await app.register(apiVersioning, { unsupportedApiVersionStatusCode: '404' })
+// @ts-expect-error: allErrors is a boolean
+await app.register(errorObjects, { allErrors: 1 })
+
+app.get('/values', { apiVersions: ['1.0'] }, async (request) => {
+  expectType<Equal<typeof request.apiVersion, ApiVersion | null>>()
+  return { version: String(request.apiVersion) }
+})
+app.get('/values', { apiVersions: '2.0', deprecatedApiVersions: ['1.5'] }, async () => 'v2')
+app.get('/ping', { apiVersionNeutral: true }, async () => 'pong')
+app.route({ method: 'GET', url: '/r', apiVersions: ['3.0'], handler: async () => 'r' })
+// @ts-expect-error: versions are strings
+app.get('/bad', { apiVersions: [1] }, async () => 'x')
+// @ts-expect-error: neutral is a boolean
+app.get('/bad', { apiVersionNeutral: 'yes' }, async () => 'x')
+
+app.get('/problem', async (request, reply) => {
+  const sent = reply.problem({ status: 409, title: 'Conflict', detail: 'd', instance: '/x', extra: [1] })
+  expectType<Equal<typeof sent, FastifyReply>>()
+  // @ts-expect-error: a problem needs a status
+  reply.problem({ title: 'no status' })
+  return sent
+})
+
+const v = ApiVersion.parse('1.0')
+const maybe: ApiVersion | null = ApiVersion.tryParse('x')
+expectType<Equal<typeof v.groupVersion, string | null>>()
+expectType<Equal<typeof v.major, number | null>>()
+expectType<Equal<typeof v.minor, number | null>>()
+expectType<Equal<typeof v.status, string | null>>()
+expectType<Equal<ReturnType<typeof v.compareTo>, number>>()
+const equal: boolean = v.equals(maybe)
+const text: string = v.toString()
+// @ts-expect-error: ApiVersion is made by parse() or tryParse()
+const made = new ApiVersion()
+
+const writer: ProblemWriter = {
+  canWrite: ({ problem, request, reply }) => problem.status >= 400 && request.url !== '' && !reply.sent,
+  write: async ({ problem, reply }) => { reply.code(problem.status).send(problem.title) }
+}
+const options: ApiVersioningOptions = { problemWriters: [writer] }
+const body: Static<typeof ProblemDetailsSchema> = { type: 'about:blank', status: 400, code: 'X' }
+const problem: ApiVersionProblem = { type: 't', title: 't', status: 400, detail: 'd', code: PROBLEM_TEXTS.invalid.code }
+const document: ProblemDocument = problem
+const legacy: ErrorObject = { error: { code: 'UnsupportedApiVersion', message: 'm', target: 'api-version', innerError: { message: 'd' } } }
+export { equal, text, made, options, body, document, legacy }
