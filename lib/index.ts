@@ -142,23 +142,29 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
+  // What a versioned or neutral route answers depends on the version headers: caches must know.
+  const vary = options.headerNames.length > 0 ? options.headerNames.join(', ') : null
+  function addVary (reply: FastifyReply): void {
+    const existing = reply.getHeader('vary')
+    reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
+  }
+
   function versionedHook (path: PathEntry): onRequestHookHandler {
-    if (!options.reportApiVersions) {
-      return function (request, reply, done) {
-        request.apiVersion = outcomeOf(request.raw).version
-        done()
-      }
-    }
+    const report = options.reportApiVersions
     return function (request, reply, done) {
       request.apiVersion = outcomeOf(request.raw).version
-      if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
-      if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+      if (vary !== null) addVary(reply)
+      if (report) {
+        if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
+        if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+      }
       done()
     }
   }
 
   const neutralHook: onRequestHookHandler = function (request, reply, done) {
     const outcome = outcomeOf(request.raw)
+    if (vary !== null) addVary(reply)
     if (outcome.kind === ONE && table.declared.has((outcome.version as ApiVersion).key)) {
       request.apiVersion = outcome.version
     } else if (outcome.kind !== NONE) {

@@ -34,13 +34,13 @@ export class VersionOutcome {
       this.text = text
       this.source = source
       this.fromPath = fromPath
-      this.version = ApiVersion.tryParse(text)
+      this.version = parse(text)
       this.kind = this.version === null ? INVALID : ONE
       return true
     }
     if (!sameIgnoringAsciiCase(text, this.text)) {
       // Two different texts are ambiguous unless both parse to the same version; decided before validity.
-      const version = this.version === null ? null : ApiVersion.tryParse(text)
+      const version = this.version === null ? null : parse(text)
       if (version === null || !version.equals(this.version)) {
         this.kind = AMBIGUOUS
         this.version = null
@@ -50,6 +50,21 @@ export class VersionOutcome {
     if (fromPath) this.fromPath = true
     return true
   }
+}
+
+// Clients send the same few version texts again and again; versions are immutable, so parses are shared.
+// Bounded, so hostile texts cannot grow it without limit.
+const parsed = new Map<string, ApiVersion | null>()
+const MAX_CACHED = 512
+
+function parse (text: string): ApiVersion | null {
+  let version = parsed.get(text)
+  if (version === undefined) {
+    version = ApiVersion.tryParse(text)
+    if (parsed.size >= MAX_CACHED) parsed.clear()
+    if (text.length <= 32) parsed.set(text, version)
+  }
+  return version
 }
 
 export function sameIgnoringAsciiCase (a: string, b: string): boolean {

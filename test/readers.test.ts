@@ -88,6 +88,8 @@ t.test('large and hostile input stays linear and never throws', async t => {
   t.equal(read('/x?api-version=' + '%'.repeat(10_000)).kind, INVALID)
   t.equal(read('/x', ['api-version', 'x'.repeat(10_000)]).kind, INVALID)
   t.equal(read('/x?__proto__=1&constructor=2&api-version=1').kind, ONE)
+  const majors = Array.from({ length: 2000 }, (_, i) => read(`/x?api-version=${i}.${i % 7}`).version?.major)
+  t.same(majors, Array.from({ length: 2000 }, (_, i) => i), 'more distinct versions than the parse cache holds')
 })
 
 // A reference model: every value from everywhere, then the rules in their plainest form.

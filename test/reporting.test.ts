@@ -64,3 +64,23 @@ t.test('problemTypeBase', async t => {
   t.equal((await app.inject('/a')).json().type, 'urn:problems:api-version#unspecified')
   t.same((await app.inject('/a?api-version=3')).json(), { ...problem('unsupported'), type: 'urn:problems:api-version#unsupported' })
 })
+
+t.test('Vary names the version headers on versioned and neutral routes, after any other', async t => {
+  const app = await build({ problemDetails: true, versionReader: { header: ['api-version', 'X-Version'] } }, app => {
+    app.addHook('onRequest', async (request, reply) => { if (request.url.includes('cors')) reply.header('vary', 'Origin') })
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    app.get('/n', { apiVersionNeutral: true }, says('n'))
+    app.get('/plain', says('plain'))
+  })
+  t.equal((await app.inject('/a?api-version=1')).headers.vary, 'api-version, x-version')
+  t.equal((await app.inject('/a?api-version=2')).headers.vary, 'api-version, x-version')
+  t.equal((await app.inject('/a?api-version=1&cors')).headers.vary, 'Origin, api-version, x-version')
+  t.equal((await app.inject('/n?api-version=x')).headers.vary, 'api-version, x-version')
+  t.notOk((await app.inject('/plain')).headers.vary)
+  const queryOnly = await build({ problemDetails: true, versionReader: { header: false } }, app => {
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    app.get('/n', { apiVersionNeutral: true }, says('n'))
+  })
+  t.notOk((await queryOnly.inject('/a?api-version=1')).headers.vary, 'no header reader, no Vary')
+  t.notOk((await queryOnly.inject('/n')).headers.vary)
+})
