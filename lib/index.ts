@@ -183,7 +183,11 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       for (const method of methods) table.entry(method, route.url).hasFallback = true
       return
     }
-    const declaration = readDeclaration(route as unknown as Record<string, unknown>, `${methods.join(',')} ${route.url}`)
+    const label = `${methods.join(',')} ${route.url}`
+    if (route.constraints?.[STRATEGY] !== undefined) {
+      throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
+    }
+    const declaration = readDeclaration(route as unknown as Record<string, unknown>, label)
     const entries = methods.map(method => table.add(method, route.url, declaration))
     if (declaration.kind === 'plain') return
 

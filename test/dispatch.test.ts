@@ -267,3 +267,16 @@ t.test('router options carry over to versions in the path', async t => {
   }, { routerOptions: { caseSensitive: false, ignoreTrailingSlash: true } })
   t.same((await app.inject('/api/V1/items/')).json(), { route: 'items', version: '1' })
 })
+
+t.test('hostile paths end as Fastify ends them, never in a crash', async t => {
+  const app = await build(undefined, app => {
+    app.get('/api/v:apiVersion/items', { apiVersions: '1.0' }, says('items'))
+    app.get('/v:apiVersion/ping', { apiVersionNeutral: true }, says('ping'))
+    app.get('/host', { apiVersions: '1.0', constraints: { host: 'example.com' } }, says('host'))
+  })
+  t.equal((await app.inject('/api/v' + '1'.repeat(10_000) + '/items')).statusCode, 414)
+  t.equal((await app.inject('/v' + '1'.repeat(10_000) + '/ping')).statusCode, 414)
+  t.equal((await app.inject('/api/v%zz/items')).statusCode, 400)
+  t.same((await app.inject('/api/v%31/items')).json(), { route: 'items', version: '1' }, 'path values are decoded')
+  t.same((await app.inject({ url: '/host?api-version=1', headers: { host: 'example.com' } })).json(), { route: 'host', version: '1' }, 'other constraints still apply')
+})

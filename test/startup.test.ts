@@ -55,6 +55,7 @@ t.test('bad route declarations fail where the route is declared, naming it', asy
     [app => app.get('/a', { apiVersions: [1] as unknown as string[] }, says('a')), /apiVersions has 1, which is not a valid API version/],
     [app => app.get('/a', { deprecatedApiVersions: ['x'] }, says('a')), /route GET \/a: deprecatedApiVersions has "x"/],
     [app => app.get('/a', { apiVersionNeutral: 'yes' as unknown as boolean }, says('a')), /route GET \/a: apiVersionNeutral must be true or false/],
+    [app => app.get('/a', { constraints: { apiVersion: '1.0' } }, says('a')), /route GET \/a sets constraints.apiVersion, which the plugin owns; declare apiVersions instead/],
     [app => app.get('/a', { apiVersionNeutral: true, apiVersions: '1.0' }, says('a')), /route GET \/a is version-neutral, so it cannot also declare apiVersions/],
     [app => app.get('/a', { apiVersions: ['1.0', '1'] }, says('a')), /route GET \/a declares API version 1 twice/],
     [app => app.get('/a', { apiVersions: ['1.0'], deprecatedApiVersions: '1.0' }, says('a')), /route GET \/a declares API version 1.0 twice/],
