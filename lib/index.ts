@@ -6,6 +6,7 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from './api-version.js'
+import { createVersionStrategy, FALLBACK, STRATEGY } from './constraint.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, type VersionOutcome } from './outcome.js'
@@ -49,9 +50,6 @@ declare module 'fastify' {
   }
 }
 
-const STRATEGY = 'apiVersion'
-// The constraint value of the hidden route that answers every request no version route takes.
-const FALLBACK = '\0fallback'
 const kOutcome = Symbol('fastify-api-versioning.outcome')
 const kFallback = Symbol('fastify-api-versioning.fallback')
 const SUPPORTED_HEADER = 'api-supported-versions'
@@ -117,30 +115,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     else reply.code(problem.status).send()
   }
 
-  // The stores hold bit masks of route indexes, as find-my-way builds them; its types call them handlers.
-  fastify.addConstraintStrategy(<Parameters<FastifyInstance['addConstraintStrategy']>[0]><unknown>{
-    name: STRATEGY,
-    mustMatchWhenDerived: false,
-    // The request itself: the stores below read its version only at a node that has versioned routes,
-    // so requests to other routes pay nothing.
-    deriveConstraint: (req: RawRequest) => req,
-    storage () {
-      const byKey = new Map<string, number>()
-      let fallback = 0
-      return {
-        get (value: RawRequest | readonly string[] | string): number | null {
-          if (typeof value === 'string') return fallback
-          if (Array.isArray(value)) return 0 // a route's own versions, while the router builds this store
-          const version = outcomeOf(value as RawRequest).version
-          return (version !== null ? byKey.get(version.key) : undefined) ?? fallback
-        },
-        set (value: readonly string[] | string, bits: number) {
-          if (typeof value === 'string') fallback = bits
-          else for (const key of value) byKey.set(key, bits)
-        }
-      }
-    }
-  })
+  fastify.addConstraintStrategy(createVersionStrategy(raw => outcomeOf(raw).version))
 
   // What a versioned or neutral route answers depends on the version headers: caches must know.
   const vary = options.headerNames.length > 0 ? options.headerNames.join(', ') : null

@@ -1,0 +1,40 @@
+import type { IncomingMessage } from 'node:http'
+import type { FastifyInstance } from 'fastify'
+import type { ApiVersion } from './api-version.js'
+
+/** The router constraint the plugin owns. */
+export const STRATEGY = 'apiVersion'
+/** The constraint value of the hidden route that takes every request no version route takes. */
+export const FALLBACK = '\0fallback'
+
+type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
+
+/**
+ * The router constraint strategy. A versioned route's value is the array of its version keys; the hidden
+ * route's is FALLBACK. The derived value is the request itself: a store reads the request's version only
+ * at a node that has versioned routes, so requests to other routes pay nothing.
+ */
+export function createVersionStrategy (versionOf: (req: IncomingMessage) => ApiVersion | null): Strategy {
+  return <Strategy><unknown>{
+    name: STRATEGY,
+    mustMatchWhenDerived: false,
+    deriveConstraint: (req: IncomingMessage) => req,
+    // A store of one router node: bit masks of route indexes by version key (find-my-way's types call them handlers).
+    storage () {
+      const byKey = new Map<string, number>()
+      let fallback = 0
+      return {
+        get (value: IncomingMessage | readonly string[] | string): number {
+          if (typeof value === 'string') return fallback
+          if (Array.isArray(value)) return 0 // a route's own versions, while the router builds this store
+          const version = versionOf(value as IncomingMessage)
+          return (version !== null ? byKey.get(version.key) : undefined) ?? fallback
+        },
+        set (value: readonly string[] | string, bits: number) {
+          if (typeof value === 'string') fallback = bits
+          else for (const key of value) byKey.set(key, bits)
+        }
+      }
+    }
+  }
+}
