@@ -280,3 +280,14 @@ t.test('hostile paths end as Fastify ends them, never in a crash', async t => {
   t.same((await app.inject('/api/v%31/items')).json(), { route: 'items', version: '1' }, 'path values are decoded')
   t.same((await app.inject({ url: '/host?api-version=1', headers: { host: 'example.com' } })).json(), { route: 'host', version: '1' }, 'other constraints still apply')
 })
+
+t.test('request.apiVersion is there from the route hooks on', async t => {
+  const seen: unknown[] = []
+  const app = await build(undefined, app => {
+    app.addHook('onRequest', async (request) => { seen.push(['app onRequest', request.apiVersion]) })
+    app.addHook('preHandler', async (request) => { seen.push(['app preHandler', String(request.apiVersion)]) })
+    app.get('/a', { apiVersions: '1.0', onRequest: async (request) => { seen.push(['route onRequest', String(request.apiVersion)]) } }, says('a'))
+  })
+  await app.inject('/a?api-version=1')
+  t.same(seen, [['app onRequest', null], ['route onRequest', '1'], ['app preHandler', '1']])
+})
