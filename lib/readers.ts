@@ -31,7 +31,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
 }
 
 /** Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. */
-export function readQuery (url: string, start: number, names: readonly string[], outcome: VersionOutcome): boolean {
+function readQuery (url: string, start: number, names: readonly string[], outcome: VersionOutcome): boolean {
   const end = url.length
   while (start <= end) {
     let amp = url.indexOf('&', start)
@@ -48,7 +48,7 @@ export function readQuery (url: string, start: number, names: readonly string[],
 }
 
 /** Reads `names` from raw header lines, so repeated lines stay separate values. */
-export function readHeaders (rawHeaders: readonly string[], names: readonly string[], outcome: VersionOutcome): boolean {
+function readHeaders (rawHeaders: readonly string[], names: readonly string[], outcome: VersionOutcome): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const header = rawHeaders[i]
     for (let n = 0; n < names.length; n++) {

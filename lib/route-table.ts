@@ -32,8 +32,8 @@ export class PathEntry {
 /** One method on one path. */
 export interface MethodEntry {
   kind: RouteKind | null
-  /** The route that declared each version, by version key. */
-  readonly versions: Map<string, string>
+  /** The keys of the versions declared here. */
+  readonly versions: Set<string>
   hasFallback: boolean
   readonly path: PathEntry
 }
@@ -93,7 +93,7 @@ export class RouteTable {
     if (entry === undefined) {
       let path = this.paths.get(url)
       if (path === undefined) this.paths.set(url, path = new PathEntry())
-      entry = { kind: null, versions: new Map(), hasFallback: false, path }
+      entry = { kind: null, versions: new Set(), hasFallback: false, path }
       this.methods.set(id, entry)
     }
     return entry
@@ -111,7 +111,7 @@ export class RouteTable {
       if (entry.versions.has(v.key)) {
         throw new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`)
       }
-      entry.versions.set(v.key, label)
+      entry.versions.add(v.key)
       this.declared.add(v.key)
     }
     entry.path.add(declaration)
