@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ProblemDocument } from './problems.js'
 import { serializeProblem } from './problem-schema.js'
 
-export const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
 
 export interface ProblemWriterContext {
   /** The problem to write. Version problems carry `type`, `title`, `status`, `detail` and `code`. */
