@@ -1,4 +1,6 @@
 import t from 'tap'
+import { Type, TypeGuard } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import Fastify from 'fastify'
 import { Writable } from 'node:stream'
 import apiVersioning, { errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS, type ProblemWriter } from '../lib/index.js'
@@ -32,7 +34,25 @@ t.test('reply.problem() sends a problem document through the schema', async t =>
   }
 })
 
+// Symbol keys as strings, so that a deep comparison sees TypeBox's Kind and Optional markers.
+function canonical (value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  return Object.fromEntries(Reflect.ownKeys(value).map(key => [String(key), canonical((value as Record<PropertyKey, unknown>)[key])]))
+}
+
 t.test('ProblemDetailsSchema is a TypeBox schema for routes and documents', async t => {
+  const built = Type.Object({
+    type: Type.Optional(Type.String({ format: 'uri-reference', default: 'about:blank', description: 'Identifies the problem type' })),
+    title: Type.Optional(Type.String({ description: 'A short summary of the problem type' })),
+    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'The HTTP status code of this response' })),
+    detail: Type.Optional(Type.String({ description: 'An explanation specific to this occurrence' })),
+    instance: Type.Optional(Type.String({ format: 'uri-reference', description: 'Identifies this occurrence' })),
+    code: Type.Optional(Type.String({ description: 'The error code of the earlier error-object format' }))
+  }, { $id: 'ProblemDetails', title: 'ProblemDetails', additionalProperties: true })
+  t.same(canonical(ProblemDetailsSchema), canonical(built), 'exactly what TypeBox builds, Kind and Optional markers included')
+  t.ok(TypeGuard.IsObject(ProblemDetailsSchema))
+  t.ok(Value.Check(ProblemDetailsSchema, { status: 400, code: 'X', extra: true }))
+  t.notOk(Value.Check(ProblemDetailsSchema, { status: 99 }))
   t.equal(ProblemDetailsSchema.$id, 'ProblemDetails')
   t.equal(ProblemDetailsSchema.additionalProperties, true)
   t.same(Object.keys(ProblemDetailsSchema.properties), ['type', 'title', 'status', 'detail', 'instance', 'code'])
