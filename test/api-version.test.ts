@@ -130,3 +130,62 @@ t.test('properties: round trip, total order, never throws', async t => {
   )
   fc.assert(fc.property(broken, text => ApiVersion.tryParse(text) === null))
 })
+
+// Malformed texts, by kind; each generator makes only texts that the grammar rejects.
+const year = fc.integer({ min: 1, max: 9999 }).map(y => String(y).padStart(4, '0'))
+const two = (min: number, max: number) => fc.integer({ min, max }).map(n => String(n).padStart(2, '0'))
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0
+const minorPart = fc.option(fc.tuple(int32, fc.option(int32)).map(([M, m]) => `.${M}${m === null ? '' : '.' + m}`), { nil: '' })
+const malformed = {
+  'incomplete components': fc.oneof(
+    int32.map(M => `${M}.`),
+    int32.map(m => `.${m}`),
+    fc.tuple(int32, int32).map(([M, m]) => `${M}..${m}`),
+    fc.tuple(int32, int32, int32).map(([M, m, p]) => `${M}.${m}.${p}`),
+    date.map(d => `${d}.`),
+    date.map(d => `${d}-`),
+    fc.tuple(date, int32).map(([d, M]) => `${d}.${M}.`),
+    fc.tuple(year, two(1, 12)).map(([y, m]) => `${y}-${m}`),
+    versionText.map(v => `${v}-`)
+  ),
+  'bad dates': fc.oneof(
+    fc.tuple(year, two(13, 99), two(1, 28)).map(([y, m, d]) => `${y}-${m}-${d}`),
+    fc.tuple(year, two(1, 12)).map(([y, m]) => `${y}-${m}-00`),
+    fc.tuple(year, two(0, 0), two(1, 28)).map(([y, m, d]) => `${y}-${m}-${d}`),
+    fc.tuple(year, two(1, 12), two(32, 99)).map(([y, m, d]) => `${y}-${m}-${d}`),
+    fc.tuple(year, fc.constantFrom('04', '06', '09', '11')).map(([y, m]) => `${y}-${m}-31`),
+    year.filter(y => !isLeap(Number(y))).map(y => `${y}-02-29`),
+    year.map(y => `${y}-02-30`),
+    date.map(d => d.slice(0, 5) + d.slice(6)), // a one-digit month
+    fc.tuple(date, minorPart).map(([d, rest]) => `0000${d.slice(4)}${rest}`)
+  ),
+  'bad statuses': fc.tuple(fc.oneof(int32.map(String), date), fc.oneof(
+    fc.tuple(fc.integer({ min: 0, max: 9 }), fc.stringMatching(/^[a-z0-9]{0,4}$/)).map(([d, r]) => `${d}${r}`),
+    fc.stringMatching(/^[a-z][a-z0-9]{0,3}[-_ ~!][a-z0-9]{1,3}$/),
+    fc.stringMatching(/^[a-z][a-z0-9]{0,3}$/).map(s => s + '.'),
+    fc.constantFrom('', '.a', '-a', 'β-')
+  )).map(([v, s]) => `${v}-${s}`),
+  signs: fc.oneof(
+    fc.tuple(fc.constantFrom('+', '-'), versionText).map(([sign, v]) => sign + v),
+    fc.tuple(int32, fc.constantFrom('+', '-'), int32).map(([M, sign, m]) => `${M}.${sign}${m}`),
+    fc.tuple(date, fc.constantFrom('+', '-'), int32).map(([d, sign, M]) => `${d}.${sign}${M}`)
+  ),
+  spaces: fc.tuple(versionText, fc.nat(), fc.constantFrom(' ', '\t', '\u00a0', '\n', '\u3000')).map(([v, at, space]) => {
+    const i = at % (v.length + 1)
+    return v.slice(0, i) + space + v.slice(i)
+  }),
+  'unicode digits and look-alikes': fc.tuple(versionText, fc.constantFrom('１', '٣', '߁', '𝟙', 'Ⅰ', '¹')).map(([v, digit]) => digit + v.slice(1)),
+  '10 kB': fc.oneof(
+    fc.constantFrom('1', '9').map(d => d.repeat(10_000)),
+    versionText.map(v => v + '.' + '0'.repeat(10_000) + '.'),
+    versionText.map(v => v + '-a' + '.'.repeat(10_000)),
+    fc.tuple(versionText, fc.string({ unit: 'binary', minLength: 1, maxLength: 4 })).map(([v, junk]) => v + ' ' + junk.repeat(10_000).slice(0, 10_000))
+  )
+}
+
+t.test('property: every generated malformed text is rejected', async t => {
+  for (const [kind, texts] of Object.entries(malformed)) {
+    const rejected = fc.check(fc.property(texts, text => ApiVersion.tryParse(text) === null), { numRuns: 300 })
+    t.notOk(rejected.failed, `${kind}: ${rejected.counterexample === null ? '' : JSON.stringify(String(rejected.counterexample[0]).slice(0, 60))}`)
+  }
+})

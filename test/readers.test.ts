@@ -92,29 +92,80 @@ t.test('large and hostile input stays linear and never throws', async t => {
   t.same(majors, Array.from({ length: 2000 }, (_, i) => i), 'more distinct versions than the parse cache holds')
 })
 
-// A reference model: every value from everywhere, then the rules in their plainest form.
-function model (query: Array<[string, string]>, headers: Array<[string, string]>): number {
+// A reference model: decode every query pair as a form does, keep the values of the configured names (ASCII
+// case-insensitive), drop empty ones, then apply the rules in their plainest form.
+const asciiLower = (text: string) => text.replace(/[A-Z]/g, c => c.toLowerCase())
+function formDecode (text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text // a malformed escape leaves the raw text
+  }
+}
+
+function model (query: string, headers: Array<[string, string]>): number {
+  const pairs = query === '' ? [] : query.split('&').map(part => {
+    const eq = part.indexOf('=')
+    return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]
+  })
   const values = [
-    ...query.filter(([n]) => config.queryNames.includes(n.toLowerCase())).map(([, v]) => v),
-    ...headers.filter(([n]) => config.headerNames.includes(n.toLowerCase())).map(([, v]) => v)
+    ...pairs.filter(([n]) => config.queryNames.includes(asciiLower(formDecode(n)))).map(([, v]) => formDecode(v)),
+    ...headers.filter(([n]) => config.headerNames.includes(asciiLower(n))).map(([, v]) => v)
   ].filter(v => v !== '')
   if (values.length === 0) return NONE
-  const texts = [...new Set(values.map(v => v.toLowerCase()))]
+  const texts = [...new Set(values.map(asciiLower))]
   const parsed = texts.map(v => ApiVersion.tryParse(v))
   if (texts.length === 1) return parsed[0] === null ? INVALID : ONE
   if (parsed.some(v => v === null)) return AMBIGUOUS
   return parsed.every(v => v!.equals(parsed[0])) ? ONE : AMBIGUOUS
 }
 
-t.test('property: agrees with a reference model', async t => {
-  const value = fc.oneof(fc.constantFrom('1', '1.0', '2.0', '01.0', 'abc', 'ABC', '1.', '', '1.0-beta', '1.0-BETA', '2013-02-30'),
-    fc.string({ maxLength: 6 }).filter(s => !/[&=#%+]/.test(s)))
-  const name = fc.constantFrom('api-version', 'API-VERSION', 'v', 'V', 'x-ms-version', 'other', '__proto__', 'constructor')
-  const pair = fc.tuple(name, value)
-  fc.assert(fc.property(fc.array(pair, { maxLength: 6 }), fc.array(pair, { maxLength: 6 }), (query, headers) => {
-    const url = '/x?' + query.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&')
-    const outcome = read(url, headers.flat())
-    t.equal(names[outcome.kind], names[model(query, headers)], `${url} ${JSON.stringify(headers)}`)
-    return true
-  }), { numRuns: 500 })
+// Query parts as a client may send them: each text spelled plainly, escaped, every byte escaped, with '+' or
+// %20 for spaces; malformed escapes; any Unicode.
+const versionish = fc.constantFrom('1', '1.0', '2.0', '01.0', 'abc', 'ABC', '1.', '', '1.0-beta', '1.0-BETA', '2013-02-30',
+  '1.0-β', '1.0-Β', ' 1.0', '1.0 ', ' ', '1 0', '+1.0')
+const escapeAll = (text: string) => [...new TextEncoder().encode(text)].map(b => '%' + b.toString(16).padStart(2, '0')).join('')
+const spelled = versionish.chain(v => fc.constantFrom(v, encodeURIComponent(v), escapeAll(v), v.replaceAll(' ', '+'), v.replaceAll(' ', '%20')))
+const raw = fc.oneof(
+  { weight: 6, arbitrary: spelled },
+  { weight: 1, arbitrary: fc.constantFrom('%', '%2', '%zz', '1%2', '%E0%A4%A', '%C3%28', '%FF', '1.0%') }, // malformed escapes
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }).map(encodeURIComponent) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }).filter(s => !/[&=#]/.test(s)) }
+)
+const name = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('api-version', 'API-VERSION', 'Api-Version', 'v', 'V', 'api%2Dversion', 'api%2dversion', '%76') },
+  { weight: 1, arbitrary: fc.constantFrom('x-ms-version', 'other', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'api-versıon', 'api+version', '') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }).filter(s => !/[&=#]/.test(s)) }
+)
+const queryPart = fc.oneof(
+  { weight: 5, arbitrary: fc.tuple(name, raw).map(([n, v]) => `${n}=${v}`) },
+  { weight: 1, arbitrary: name } // a name without '='
+)
+const header = fc.tuple(
+  fc.constantFrom('api-version', 'API-Version', 'x-ms-version', 'X-MS-VERSION', 'accept', '__proto__', 'constructor'),
+  fc.oneof(versionish, fc.string({ maxLength: 6 }))
+)
+const kinds = new Set([NONE, ONE, INVALID, AMBIGUOUS])
+
+function check (query: string, headers: Array<[string, string]>): boolean {
+  const outcome = read('/x?' + query, headers.flat())
+  // Exactly one outcome, and a version exactly when it is ONE.
+  if (!kinds.has(outcome.kind) || (outcome.kind === ONE) !== (outcome.version !== null)) return false
+  return outcome.kind === model(query, headers)
+}
+
+t.test('property: never throws and agrees with a reference model', async t => {
+  const result = fc.check(fc.property(fc.array(queryPart, { maxLength: 8 }), fc.array(header, { maxLength: 6 }),
+    (parts, headers) => check(parts.join('&'), headers)), { numRuns: 5000 })
+  t.notOk(result.failed, fc.defaultReportMessage(result) ?? '')
+})
+
+t.test('property: 1000 repeats of a value, with another anywhere among them', async t => {
+  const result = fc.check(fc.property(fc.tuple(name, raw), fc.tuple(name, raw), fc.nat({ max: 1000 }), fc.array(header, { maxLength: 2 }),
+    ([n, v], [n2, v2], at, headers) => {
+      const parts = Array.from({ length: 1000 }, () => `${n}=${v}`)
+      parts.splice(at, 0, `${n2}=${v2}`)
+      return check(parts.join('&'), headers)
+    }), { numRuns: 100 })
+  t.notOk(result.failed, fc.defaultReportMessage(result) ?? '')
 })
