@@ -6,15 +6,18 @@ import type { ApiVersion } from './api-version.js'
 export const STRATEGY = 'apiVersion'
 /** The constraint value of the hidden route that takes every request no version route takes. */
 export const FALLBACK = '\0fallback'
+/** Among a versioned route's version keys: its path carries the version as a route parameter. */
+export const IN_PATH = '\0path'
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
 /**
- * The router constraint strategy. A versioned route's value is the array of its version keys; the hidden
- * route's is FALLBACK. The derived value is the request itself: a store reads the request's version only
- * at a node that has versioned routes, so requests to other routes pay nothing.
+ * The router constraint strategy. A versioned route's value is the array of its version keys (and IN_PATH
+ * when its path carries the version); the hidden route's is FALLBACK. The derived value is the request
+ * itself: a store reads the request's version only at a node that has versioned routes, so requests to other
+ * routes pay nothing, and reads the path only at a node whose routes carry the version there.
  */
-export function createVersionStrategy (versionOf: (req: IncomingMessage) => ApiVersion | null): Strategy {
+export function createVersionStrategy (versionOf: (req: IncomingMessage, inPath: boolean) => ApiVersion | null): Strategy {
   return <Strategy><unknown>{
     name: STRATEGY,
     mustMatchWhenDerived: false,
@@ -23,16 +26,22 @@ export function createVersionStrategy (versionOf: (req: IncomingMessage) => ApiV
     storage () {
       const byKey = new Map<string, number>()
       let fallback = 0
+      let inPath = false
       return {
         get (value: IncomingMessage | readonly string[] | string): number {
           if (typeof value === 'string') return fallback
           if (Array.isArray(value)) return 0 // a route's own versions, while the router builds this store
-          const version = versionOf(value as IncomingMessage)
+          const version = versionOf(value as IncomingMessage, inPath)
           return (version !== null ? byKey.get(version.key) : undefined) ?? fallback
         },
         set (value: readonly string[] | string, bits: number) {
           if (typeof value === 'string') fallback = bits
-          else for (const key of value) byKey.set(key, bits)
+          else {
+            for (const key of value) {
+              if (key === IN_PATH) inPath = true
+              else byKey.set(key, bits)
+            }
+          }
         }
       }
     }

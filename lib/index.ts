@@ -6,7 +6,7 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from './api-version.js'
-import { createVersionStrategy, FALLBACK, STRATEGY } from './constraint.js'
+import { createVersionStrategy, FALLBACK, IN_PATH, STRATEGY } from './constraint.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, type VersionOutcome } from './outcome.js'
@@ -83,18 +83,20 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   const table = new RouteTable()
-  const readers: { -readonly [K in keyof ReaderConfig]: ReaderConfig[K] } = {
+  const readers: ReaderConfig = {
     queryNames: options.queryNames,
     headerNames: options.headerNames,
     segmentName: options.segmentName,
     findSegment: null
   }
+  // Only the routes whose path carries the version read it there: that costs a second router lookup.
+  const pathReaders: ReaderConfig = { ...readers, findSegment }
 
   // Read once per request, and only when a versioned or version-neutral route asks.
-  function outcomeOf (raw: RawRequest): VersionOutcome {
+  function outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome {
     let outcome = raw[kOutcome]
     if (outcome === undefined) {
-      outcome = readRequest(raw, readers)
+      outcome = readRequest(raw, config)
       if (outcome.kind === NONE) outcome.version = assumed
       raw[kOutcome] = outcome
     }
@@ -115,7 +117,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     else reply.code(problem.status).send()
   }
 
-  fastify.addConstraintStrategy(createVersionStrategy(raw => outcomeOf(raw).version))
+  fastify.addConstraintStrategy(createVersionStrategy((raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers).version))
 
   // What a versioned or neutral route answers depends on the version headers: caches must know.
   const vary = options.headerNames.length > 0 ? options.headerNames.join(', ') : null
@@ -124,10 +126,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
   }
 
-  function versionedHook (path: PathEntry): onRequestHookHandler {
+  function versionedHook (path: PathEntry, config: ReaderConfig): onRequestHookHandler {
     const report = options.reportApiVersions
     return function (request, reply, done) {
-      request.apiVersion = outcomeOf(request.raw).version
+      request.apiVersion = outcomeOf(request.raw, config).version
       if (vary !== null) addVary(reply)
       if (report) {
         if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
@@ -137,19 +139,22 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   }
 
-  const neutralHook: onRequestHookHandler = function (request, reply, done) {
-    const outcome = outcomeOf(request.raw)
-    if (vary !== null) addVary(reply)
-    if (outcome.kind === ONE && table.declared.has((outcome.version as ApiVersion).key)) {
-      request.apiVersion = outcome.version
-    } else if (outcome.kind !== NONE) {
-      return sendProblem(request, reply, problemFor(outcome))
+  function neutralHook (config: ReaderConfig): onRequestHookHandler {
+    return function (request, reply, done) {
+      const outcome = outcomeOf(request.raw, config)
+      if (vary !== null) addVary(reply)
+      if (outcome.kind === ONE && table.declared.has((outcome.version as ApiVersion).key)) {
+        request.apiVersion = outcome.version
+      } else if (outcome.kind !== NONE) {
+        return sendProblem(request, reply, problemFor(outcome))
+      }
+      done()
     }
-    done()
   }
 
+  // The router's constraint store, and the route's hook, have read the request already.
   function fallbackHandler (request: FastifyRequest, reply: FastifyReply): void {
-    sendProblem(request, reply, problemFor(outcomeOf(request.raw)))
+    sendProblem(request, reply, problemFor((request.raw as RawRequest)[kOutcome] as VersionOutcome))
   }
 
   fastify.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions & { prefix: string, [kFallback]?: true }) {
@@ -166,14 +171,16 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const entries = methods.map(method => table.add(method, route.url, declaration))
     if (declaration.kind === 'plain') return
 
-    if (options.segmentName !== null && hasParam(route.url, options.segmentName)) readers.findSegment = findSegment
+    const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    const config = inPath ? pathReaders : readers
     if (declaration.kind === 'neutral') {
-      route.onRequest = prepend(neutralHook, route.onRequest)
+      route.onRequest = prepend(neutralHook(config), route.onRequest)
       return
     }
-    const hook = versionedHook(entries[0].path)
+    const hook = versionedHook(entries[0].path, config)
     route.onRequest = prepend(hook, route.onRequest)
-    route.constraints = { ...route.constraints, [STRATEGY]: [...declaration.supported, ...declaration.deprecated].map(v => v.key) }
+    const keys = [...declaration.supported, ...declaration.deprecated].map(v => v.key)
+    route.constraints = { ...route.constraints, [STRATEGY]: inPath ? [...keys, IN_PATH] : keys }
     for (let i = 0; i < methods.length; i++) {
       if (entries[i].hasFallback) continue
       const fallback: RouteOptions & { [kFallback]: true } = {

@@ -98,6 +98,23 @@ t.test('the four problems', async t => {
   }
 })
 
+t.test('only paths that carry the version ask the router for it', async t => {
+  let lookups = 0
+  const app = await build(undefined, app => {
+    const findRoute = app.findRoute.bind(app)
+    app.findRoute = (options => { lookups++; return findRoute(options) }) as typeof app.findRoute
+    app.get('/api/v:apiVersion/items', { apiVersions: '1.0' }, says('in path'))
+    app.get('/values', { apiVersions: '1.0' }, says('in query'))
+    app.get('/ping', { apiVersionNeutral: true }, says('neutral'))
+  })
+  t.same((await app.inject('/values?api-version=1.0')).json(), { route: 'in query', version: '1.0' })
+  t.same((await app.inject('/values?api-version=2.0')).json(), problem('unsupported'))
+  t.same((await app.inject('/ping?api-version=1.0')).json(), { route: 'neutral', version: '1.0' })
+  t.equal(lookups, 0, 'no second lookup where the path has no version')
+  t.same((await app.inject('/api/v1.0/items')).json(), { route: 'in path', version: '1.0' })
+  t.equal(lookups, 1)
+})
+
 t.test('unsupportedApiVersionStatusCode sets the Unsupported status, but not for a version in the path', async t => {
   const app = await build({ problemDetails: true, unsupportedApiVersionStatusCode: 501 }, app => {
     app.get('/values', { apiVersions: '1.0' }, says('v'))
