@@ -1,0 +1,50 @@
+// Micro-benchmarks of the version parser and of reading a request into an outcome (ns per call).
+// `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs. Needs `npm run build` first.
+import { ApiVersion } from '../dist/esm/api-version.js'
+import { readRequest } from '../dist/esm/readers.js'
+
+const config = { queryNames: ['api-version'], headerNames: ['api-version'], segmentName: null, findSegment: null }
+const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
+const req = (url, extra = []) => ({ method: 'GET', url, rawHeaders: [...headers, ...extra] })
+
+let sink = 0
+function measure (fn, inputs) {
+  const n = Math.max(1000, Math.round(2e6 / Math.max(1, inputs[0].length ?? inputs[0].url.length)))
+  const times = []
+  for (let round = 0; round < 7; round++) {
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < n; i++) sink ^= fn(inputs[i % inputs.length]) === null ? 1 : 0
+    times.push(Number(process.hrtime.bigint() - t0) / n)
+  }
+  return times.sort((a, b) => a - b)[3] // median of 7, the first rounds warm the JIT
+}
+
+const mixedTexts = ['1.0', '2', '2023-06-01', '1.1-beta', 'abc', '1.', '2013-02-30', '01.00', '1.0-rc.1', '-1', ' 1', '2147483648']
+const big = n => '1.' + '0'.repeat(n - 2)
+const rows = [
+  ['parse: mixed valid and invalid texts', v => ApiVersion.tryParse(v), mixedTexts],
+  ['parse: "1.0"', v => ApiVersion.tryParse(v), ['1.0']],
+  ['parse: 1 kB valid text', v => ApiVersion.tryParse(v), [big(1000)]],
+  ['parse: 10 kB valid text', v => ApiVersion.tryParse(v), [big(10_000)]],
+  ['parse: 100 kB valid text', v => ApiVersion.tryParse(v), [big(100_000)]],
+  ['parse: 10 kB invalid text', v => ApiVersion.tryParse(v), ['1.' + '0'.repeat(9997) + 'x']],
+  ['read: version in the query', r => readRequest(r, config).version, [req('/items?api-version=1.0')]],
+  ['read: version in a header', r => readRequest(r, config).version, [req('/items', ['api-version', '1.0'])]],
+  ['read: no version', r => readRequest(r, config).version, [req('/items?page=2')]],
+  ['read: mixed (valid, invalid, ambiguous, none, escaped)', r => readRequest(r, config).version, [
+    req('/items?api-version=1.0'), req('/items?api-version=abc'), req('/items?api-version=1.0&api-version=2.0'),
+    req('/items'), req('/items?api-version=%31.0'), req('/items', ['api-version', '2.0'])]],
+  ['read: 1 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(250) + 'api-version=1.0')]],
+  ['read: 10 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(2500) + 'api-version=1.0')]],
+  ['read: 100 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(25_000) + 'api-version=1.0')]],
+  ['read: 10 kB header value', r => readRequest(r, config).version, [req('/items', ['api-version', big(10_000)])]],
+  ['read: 1000 repeated query values', r => readRequest(r, config).version, [req('/items?' + 'api-version=1.0&'.repeat(1000))]]
+]
+
+const results = rows.map(([what, fn, inputs]) => [what, measure(fn, inputs)])
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(results))
+} else {
+  for (const [what, ns] of results) console.log(`${ns.toFixed(0).padStart(9)} ns  ${what}`)
+}
+if (sink === 42) console.log('') // keeps the results observable

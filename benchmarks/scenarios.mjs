@@ -1,0 +1,104 @@
+// The servers and, for each, the request that realises each scenario and the status it must answer.
+// A server without a way to express a scenario has no row for it (shown as n/a).
+
+export const SCENARIOS = [
+  ['query', 'valid version in the query'],
+  ['header', 'valid version in a header'],
+  ['segment', 'valid version in the URL path'],
+  ['unsupported', 'Unsupported version'],
+  ['invalid', 'Invalid version'],
+  ['ambiguous', 'Ambiguous version'],
+  ['none', 'no version'],
+  ['unversioned', 'unversioned route'],
+  ['notFound', '404 path']
+]
+
+const get = (path, status, headers = {}) => ({ path, status, headers })
+const av = v => ({ 'api-version': v })
+
+// The requests our plugin gets; plain Fastify gets the same ones and answers 200 (or 404) to all.
+const ours = {
+  query: get('/items?api-version=1.0', 200),
+  header: get('/items', 200, av('1.0')),
+  segment: get('/v1.0/items', 200),
+  unsupported: get('/items?api-version=9.0', 400),
+  invalid: get('/items?api-version=abc', 400),
+  ambiguous: get('/items?api-version=1.0&api-version=2.0', 400),
+  none: get('/items', 400),
+  unversioned: get('/health', 200),
+  notFound: get('/nope', 404)
+}
+const plainStatus = scenario => scenario === 'notFound' ? 404 : 200
+
+export const SERVERS = [
+  {
+    name: 'plain Fastify (the limit)',
+    id: 'plain',
+    args: ['servers/plain.mjs'],
+    requests: Object.fromEntries(Object.entries(ours).map(([k, r]) => [k, { ...r, status: plainStatus(k) }]))
+  },
+  { name: 'fastify-api-versioning', id: 'plugin', args: ['servers/plugin.mjs'], requests: ours },
+  { name: 'fastify-api-versioning, reportApiVersions', id: 'plugin-report', args: ['servers/plugin.mjs', 'report'], requests: ours },
+  {
+    name: 'Fastify constraints: { version }',
+    id: 'fastify-constraint',
+    args: ['servers/fastify-constraint.mjs'],
+    requests: {
+      header: get('/items', 200, { 'accept-version': '1.0.0' }),
+      unsupported: get('/items', 404, { 'accept-version': '9.0.0' }),
+      invalid: get('/items', 404, { 'accept-version': 'abc' }),
+      none: get('/items', 404),
+      unversioned: ours.unversioned,
+      notFound: ours.notFound
+    }
+  },
+  { name: 'hand-written onRequest hook', id: 'hook', args: ['servers/hook.mjs'], requests: ours },
+  {
+    name: 'NestJS, header versioning',
+    id: 'nest-header',
+    args: ['servers/nest.mjs', 'header'],
+    requests: {
+      header: ours.header,
+      unsupported: get('/items', 404, av('9.0')),
+      invalid: get('/items', 404, av('abc')),
+      none: get('/items', 404),
+      unversioned: ours.unversioned,
+      notFound: ours.notFound
+    }
+  },
+  {
+    name: 'NestJS, custom query+header',
+    id: 'nest-custom',
+    args: ['servers/nest.mjs', 'custom'],
+    requests: {
+      query: ours.query,
+      header: ours.header,
+      unsupported: { ...ours.unsupported, status: 404 },
+      invalid: { ...ours.invalid, status: 404 },
+      none: get('/items', 404),
+      unversioned: ours.unversioned,
+      notFound: ours.notFound
+    }
+  },
+  {
+    name: 'hapi + hapi-api-version',
+    id: 'hapi',
+    args: ['servers/hapi.mjs'],
+    requests: {
+      header: get('/items', 200, av('1')),
+      segment: get('/v1/items', 200),
+      unsupported: get('/items', 400, av('9')),
+      // hapi-api-version ignores a version it cannot read and serves the default one.
+      invalid: get('/items', 200, av('abc')),
+      none: get('/items', 200),
+      unversioned: ours.unversioned,
+      notFound: ours.notFound
+    }
+  },
+  {
+    name: 'express + express-routes-versioning',
+    id: 'express',
+    args: ['servers/express.mjs'],
+    requests: ours
+  }
+]
