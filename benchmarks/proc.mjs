@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs'
 import { once } from 'node:events'
 
 const here = new URL('.', import.meta.url)
-// The server and the load generator each get a CPU of their own (when taskset and two CPUs are there): left to
-// the scheduler, a server sometimes shares a core with the load and then spends ~20% more CPU per request,
-// which swamped the differences measured here.
+// The server and the load generator each get a CPU of their own (when taskset and two CPUs are there), so they
+// never compete for one and the figures do not depend on where the scheduler puts them.
 const cpus = os.availableParallelism()
 const pinning = cpus >= 2 && hasTaskset()
 function hasTaskset () {
@@ -33,8 +32,8 @@ function node (script, args, cpu, options) {
 const TICKS = 100
 
 // V8 sizes the young generation by heuristics that depend on start-up history (how many modules were loaded,
-// what survived early collections): two identical servers could differ by 20% in CPU per request depending
-// on where it settled. The benchmark fixes it for every server alike; see results.md, "Profile of the misses".
+// what survived early collections): two servers doing the same work could differ by 20% in CPU per request
+// depending on where it settled. The benchmark fixes it for every server alike; see the notes in results.md.
 export const SERVER_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--min-semi-space-size=16 --max-semi-space-size=16').split(' ').filter(Boolean)
 
 /** Starts `node <execArgv> <args>` in benchmarks/ and resolves when it sends its port. */
