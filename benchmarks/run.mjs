@@ -63,5 +63,5 @@ try {
   if (at !== -1) notes = previous.slice(at)
 } catch {}
 writeFileSync(resultsUrl, renderResults({ machine: describeMachine(), settings, servers, samples, targets, micro, notes }))
-console.log(targets.map(t => `${t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`).join('\n'))
+console.log(targets.map(t => `${t.holds === null ? 'n/a   ' : t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`).join('\n'))
 console.log(`\nwritten to ${resultsUrl.pathname}`)
