@@ -7,14 +7,14 @@ const VALID = ['query', 'header', 'segment']
 const ERRORS = ['unsupported', 'invalid', 'ambiguous', 'none']
 const PEERS = ['nest-header', 'nest-custom', 'hapi', 'express']
 
-export function median (values) {
+function median (values) {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 /** Median figures of one row, or undefined when the server has no such row. */
-export function figures (samples, server, scenario, pipelining) {
+function figures (samples, server, scenario, pipelining) {
   const list = samples.get(`${server}|${scenario}|${pipelining}`)
   if (list === undefined) return undefined
   const cpus = list.map(s => s.cpu)

@@ -2,6 +2,7 @@
 // (server and scenario order rotated each round, a fresh server process per server and round), autocannon in
 // a process of its own, the server's CPU time read from /proc. Writes results.md; see README, "Benchmarks".
 //   BENCH_ROUNDS (3)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_ONLY (comma-separated server ids)
+//   BENCH_NODE_FLAGS (the servers' Node flags; see proc.mjs)
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { SCENARIOS, SERVERS } from './scenarios.mjs'

@@ -29,6 +29,8 @@ const ours = {
   notFound: get('/nope', 404)
 }
 const plainStatus = scenario => scenario === 'notFound' ? 404 : 200
+// Requests that do not involve versions are the same for every server.
+const unrelated = { unversioned: ours.unversioned, notFound: ours.notFound }
 
 export const SERVERS = [
   {
@@ -48,8 +50,7 @@ export const SERVERS = [
       unsupported: get('/items', 404, { 'accept-version': '9.0.0' }),
       invalid: get('/items', 404, { 'accept-version': 'abc' }),
       none: get('/items', 404),
-      unversioned: ours.unversioned,
-      notFound: ours.notFound
+      ...unrelated
     }
   },
   { name: 'hand-written onRequest hook', id: 'hook', args: ['servers/hook.mjs'], requests: ours },
@@ -62,8 +63,7 @@ export const SERVERS = [
       unsupported: get('/items', 404, av('9.0')),
       invalid: get('/items', 404, av('abc')),
       none: get('/items', 404),
-      unversioned: ours.unversioned,
-      notFound: ours.notFound
+      ...unrelated
     }
   },
   {
@@ -76,8 +76,7 @@ export const SERVERS = [
       unsupported: { ...ours.unsupported, status: 404 },
       invalid: { ...ours.invalid, status: 404 },
       none: get('/items', 404),
-      unversioned: ours.unversioned,
-      notFound: ours.notFound
+      ...unrelated
     }
   },
   {
@@ -91,8 +90,7 @@ export const SERVERS = [
       // hapi-api-version ignores a version it cannot read and serves the default one.
       invalid: get('/items', 200, av('abc')),
       none: get('/items', 200),
-      unversioned: ours.unversioned,
-      notFound: ours.notFound
+      ...unrelated
     }
   },
   {
