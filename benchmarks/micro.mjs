@@ -3,7 +3,7 @@
 import { ApiVersion } from '../dist/esm/api-version.js'
 import { readRequest } from '../dist/esm/readers.js'
 
-const config = { queryNames: ['api-version'], headerNames: ['api-version'], segmentName: null, findSegment: null }
+const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], segmentName: null, findSegment: null }
 const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
 const req = (url, extra = []) => ({ method: 'GET', url, rawHeaders: [...headers, ...extra] })
 
@@ -37,6 +37,8 @@ const rows = [
   ['read: 1 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(250) + 'api-version=1.0')]],
   ['read: 10 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(2500) + 'api-version=1.0')]],
   ['read: 100 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(25_000) + 'api-version=1.0')]],
+  ['read: 500 kB query, segments without "="', r => readRequest(r, config).version, [req('/items?' + 'a&'.repeat(256_000) + 'api-version=1')]],
+  ['read: 500 kB query, short pairs', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(128_000) + 'api-version=1')]],
   ['read: 10 kB header value', r => readRequest(r, config).version, [req('/items', ['api-version', big(10_000)])]],
   ['read: 1000 repeated query values', r => readRequest(r, config).version, [req('/items?' + 'api-version=1.0&'.repeat(1000))]]
 ]

@@ -4,6 +4,8 @@ import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
 /** Where versions are read; names are lower-case. */
 export interface ReaderConfig {
   readonly queryNames: readonly string[]
+  /** The length of the shortest query name: an escape only lengthens a name, so shorter segments never match. */
+  readonly shortestQueryName: number
   readonly headerNames: readonly string[]
   /** The route parameter name that carries the version in the path, or null. */
   readonly segmentName: string | null
@@ -20,7 +22,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
   const url = req.url ?? ''
   if (config.queryNames.length > 0) {
     const q = url.indexOf('?')
-    if (q !== -1 && !readQuery(url, q + 1, config.queryNames, outcome)) return outcome
+    if (q !== -1 && !readQuery(url, q + 1, config.queryNames, config.shortestQueryName, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
   if (config.findSegment !== null) {
@@ -30,17 +32,23 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
   return outcome
 }
 
-/** Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. */
-function readQuery (url: string, start: number, names: readonly string[], outcome: VersionOutcome): boolean {
+/**
+ * Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. Linear in
+ * the query: the next `=` is remembered across segments, so no character is searched twice (a segment without
+ * `=` must not send a search for one to the end of the URL each time), and a segment shorter than every name
+ * is skipped without being copied.
+ */
+function readQuery (url: string, start: number, names: readonly string[], shortest: number, outcome: VersionOutcome): boolean {
   const end = url.length
+  let eq = start - 1
   while (start <= end) {
     let amp = url.indexOf('&', start)
     if (amp === -1) amp = end
-    let eq = url.indexOf('=', start)
-    if (eq === -1 || eq > amp) eq = amp
-    if (eq > start) {
-      const name = matchName(url.slice(start, eq), names)
-      if (name !== null && !outcome.add(decode(url.slice(eq + 1, amp)), name, false)) return false
+    if (eq !== -1 && eq < start) eq = url.indexOf('=', start)
+    const nameEnd = eq === -1 || eq > amp ? amp : eq
+    if (nameEnd - start >= shortest) {
+      const name = matchName(url.slice(start, nameEnd), names)
+      if (name !== null && !outcome.add(decode(url.slice(nameEnd + 1, amp)), name, false)) return false
     }
     start = amp + 1
   }

@@ -5,7 +5,7 @@ import { ApiVersion } from '../lib/api-version.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
 import { readRequest, type ReaderConfig } from '../lib/readers.js'
 
-const config: ReaderConfig = { queryNames: ['api-version', 'v'], headerNames: ['api-version', 'x-ms-version'], segmentName: null, findSegment: null }
+const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], segmentName: null, findSegment: null }
 
 function read (url: string, rawHeaders: string[] = [], cfg: ReaderConfig = config): VersionOutcome {
   return readRequest({ url, rawHeaders, method: 'GET' } as unknown as IncomingMessage, cfg)
@@ -168,4 +168,44 @@ t.test('property: 1000 repeats of a value, with another anywhere among them', as
       return check(parts.join('&'), headers)
     }), { numRuns: 100 })
   t.notOk(result.failed, fc.defaultReportMessage(result) ?? '')
+})
+
+// A URL that counts the characters the reader's searches pass over, so the test measures work, not time.
+class CountingUrl {
+  scanned = 0
+  constructor (private readonly text: string) {}
+  get length (): number { return this.text.length }
+  indexOf (search: string, from = 0): number {
+    const at = this.text.indexOf(search, from)
+    this.scanned += (at === -1 ? this.text.length : at + search.length) - from
+    return at
+  }
+
+  slice (start: number, end?: number): string {
+    this.scanned += (end ?? this.text.length) - start
+    return this.text.slice(start, end)
+  }
+
+  charCodeAt (index: number): number {
+    this.scanned++
+    return this.text.charCodeAt(index)
+  }
+}
+
+t.test('reading the query is linear in its length, whatever its shape', async t => {
+  const shapes: Array<[string, (n: number) => string]> = [
+    ['segments without "="', n => 'a&'.repeat(n) + 'api-version=1'],
+    ['short pairs', n => 'a=b&'.repeat(n) + 'api-version=1'],
+    ['empty segments', n => '&'.repeat(n) + 'v=1'],
+    ['long names', n => ('a'.repeat(20) + '&').repeat(n / 10) + 'v=1'],
+    ['repeated versions', n => 'api-version=1&'.repeat(n / 10)]
+  ]
+  for (const [shape, query] of shapes) {
+    for (const n of [1000, 100_000]) {
+      const url = new CountingUrl('/a?' + query(n))
+      const outcome = readRequest({ url, rawHeaders: [], method: 'GET' } as unknown as IncomingMessage, config)
+      t.equal(outcome.kind, ONE, `${shape} ${n}`)
+      t.ok(url.scanned <= 3 * url.length, `${shape} ${n}: ${url.scanned} characters passed over for ${url.length}`)
+    }
+  }
 })
