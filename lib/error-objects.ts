@@ -85,10 +85,17 @@ function rewriteFastifyError (request: FastifyRequest, reply: FastifyReply, payl
   }
   if (!isFastifyErrorBody(body)) return done(null, payload)
   const error: ErrorObject['error'] = {
-    code: typeof body.code === 'string' ? body.code : (body.error as string).replaceAll(' ', ''),
+    code: typeof body.code === 'string' ? body.code : identifier(body.error as string),
     message: body.message as string
   }
   done(null, JSON.stringify({ error }))
+}
+
+// A reason phrase as an identifier: "I'm a Teapot" is ImATeapot, "URI Too Long" URITooLong.
+function identifier (phrase: string): string {
+  let code = ''
+  for (const word of phrase.replace(/['\u2019]/g, '').split(/[^A-Za-z0-9]+/)) code += word.charAt(0).toUpperCase() + word.slice(1)
+  return code
 }
 
 function isFastifyErrorBody (body: Record<string, unknown>): boolean {

@@ -1,19 +1,21 @@
-import type { IncomingMessage } from 'node:http'
 import type {
-  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProvider,
+  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifySchema, FastifyTypeProvider,
   FastifyTypeProviderDefault, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase,
-  RawServerDefault, RouteGenericInterface, RouteOptions, ContextConfigDefault, onRequestHookHandler
+  RawServerDefault, RouteGenericInterface, RouteOptions, ContextConfigDefault
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from './api-version.js'
 import { createVersionStrategy, FALLBACK, IN_PATH, STRATEGY } from './constraint.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
-import { AMBIGUOUS, INVALID, NONE, ONE, type VersionOutcome } from './outcome.js'
-import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from './problems.js'
+import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from './outcome.js'
+import { createProblemSet, type ProblemDocument } from './problems.js'
+import { allowVersionQuery } from './query-schema.js'
 import { readRequest, type ReaderConfig } from './readers.js'
-import { readDeclaration, RouteTable, type PathEntry } from './route-table.js'
-import { assertProblem, problemDetailsWriter, writeProblem, type ProblemWriter } from './writers.js'
+import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
+import { routePathKey, routerPathOptions } from './route-path.js'
+import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
+import { problemDetailsWriter, problemError, writeProblem, type ProblemWriter } from './writers.js'
 
 export { ApiVersion } from './api-version.js'
 export { errorObjects, type ErrorObject, type ErrorObjectsOptions } from './error-objects.js'
@@ -50,13 +52,21 @@ declare module 'fastify' {
   }
 }
 
-const kOutcome = Symbol('fastify-api-versioning.outcome')
 const kFallback = Symbol('fastify-api-versioning.fallback')
-const SUPPORTED_HEADER = 'api-supported-versions'
-const DEPRECATED_HEADER = 'api-deprecated-versions'
 
-type RawRequest = IncomingMessage & { [kOutcome]?: VersionOutcome }
 type Done = (err?: Error) => void
+type Route = RouteOptions & { prefix: string, routePath: string, [kFallback]?: true }
+
+// Route options a JS user may write for ours; they would be ignored silently.
+const NEAR_MISSES: Record<string, string> = {
+  apiVersion: 'apiVersions',
+  version: 'apiVersions',
+  versions: 'apiVersions',
+  deprecatedApiVersion: 'deprecatedApiVersions',
+  apiVersionsNeutral: 'apiVersionNeutral',
+  versionNeutral: 'apiVersionNeutral'
+}
+const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
 
 function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOptions, done: Done): void {
   let options: ReturnType<typeof resolveOptions>
@@ -68,16 +78,23 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasConstraintStrategy(STRATEGY)) {
     return done(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'))
   }
+  if (fastify.printRoutes() !== EMPTY_ROUTES) {
+    fastify.log.warn('fastify-api-versioning: routes were declared before the plugin was loaded, and any apiVersions they declare are ignored; declare versioned routes after `await app.register(apiVersioning, ...)`')
+  }
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
   const firstName = options.queryNames[0] ?? options.headerNames[0] ?? options.segmentName
+  const router = routerPathOptions(fastify.initialConfig)
 
   const errorObjectsConfig = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]
   const writers: ProblemWriter[] = [...options.problemWriters]
+  const writerNames = writers.map((writer, i) => writer.name ?? `problemWriters[${i}]`)
   if (errorObjectsConfig !== undefined) {
     writers.push(createErrorObjectWriter(errorObjectsConfig, problems.types, request => (request.raw as RawRequest)[kOutcome]?.source ?? firstName))
+    writerNames.push('errorObjects')
   }
   writers.push(problemDetailsWriter)
+  writerNames.push('problemDetails')
   if (!options.problemDetails && writers.length > 1) {
     fastify.log.warn('fastify-api-versioning: problemDetails is false, so version errors have no body and problem writers and errorObjects are not used for them')
   }
@@ -85,6 +102,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const table = new RouteTable()
   const readers: ReaderConfig = {
     queryNames: options.queryNames,
+    shortestQueryName: Math.min(...options.queryNames.map(name => name.length)),
     headerNames: options.headerNames,
     segmentName: options.segmentName,
     findSegment: null
@@ -103,101 +121,111 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     return outcome
   }
 
-  function problemFor (outcome: VersionOutcome): ApiVersionProblem {
-    switch (outcome.kind) {
-      case AMBIGUOUS: return problems.ambiguous
-      case INVALID: return problems.invalid
-      case NONE: return outcome.version === null ? problems.unspecified : problems.unsupported
-      default: return outcome.fromPath ? problems.unsupportedInPath : problems.unsupported
+  const hooks = createRouteHooks({
+    reportApiVersions: options.reportApiVersions,
+    // What a versioned or neutral route answers depends on the version headers: caches must know.
+    vary: options.headerNames.length > 0 ? options.headerNames.join(', ') : null,
+    declared: table.declared,
+    outcomeOf,
+    problemFor (outcome) {
+      switch (outcome.kind) {
+        case AMBIGUOUS: return problems.ambiguous
+        case INVALID: return problems.invalid
+        case NONE: return outcome.version === null ? problems.unspecified : problems.unsupported
+        default: return outcome.fromPath ? problems.unsupportedInPath : problems.unsupported
+      }
+    },
+    sendProblem (request, reply, problem) {
+      if (options.problemDetails) writeProblem(writers, writerNames, { problem, request, reply })
+      else reply.code(problem.status).send()
     }
-  }
-
-  function sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void {
-    if (options.problemDetails) writeProblem(writers, { problem, request, reply })
-    else reply.code(problem.status).send()
-  }
+  })
 
   fastify.addConstraintStrategy(createVersionStrategy((raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers).version))
 
-  // What a versioned or neutral route answers depends on the version headers: caches must know.
-  const vary = options.headerNames.length > 0 ? options.headerNames.join(', ') : null
-  function addVary (reply: FastifyReply): void {
-    const existing = reply.getHeader('vary')
-    reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
-  }
+  // The hidden routes of a prefix's root, with the routes they stand for (see prefixRoot).
+  const roots = new Map<ConstraintVariant, { slash: boolean, routes: Route[] }>()
 
-  function versionedHook (path: PathEntry, config: ReaderConfig): onRequestHookHandler {
-    const report = options.reportApiVersions
-    return function (request, reply, done) {
-      request.apiVersion = outcomeOf(request.raw, config).version
-      if (vary !== null) addVary(reply)
-      if (report) {
-        if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
-        if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
-      }
-      done()
-    }
-  }
-
-  function neutralHook (config: ReaderConfig): onRequestHookHandler {
-    return function (request, reply, done) {
-      const outcome = outcomeOf(request.raw, config)
-      if (vary !== null) addVary(reply)
-      if (outcome.kind === ONE && table.declared.has((outcome.version as ApiVersion).key)) {
-        request.apiVersion = outcome.version
-      } else if (outcome.kind !== NONE) {
-        return sendProblem(request, reply, problemFor(outcome))
-      }
-      done()
-    }
-  }
-
-  // The router's constraint store, and the route's hook, have read the request already.
-  function fallbackHandler (request: FastifyRequest, reply: FastifyReply): void {
-    sendProblem(request, reply, problemFor((request.raw as RawRequest)[kOutcome] as VersionOutcome))
-  }
-
-  fastify.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions & { prefix: string, [kFallback]?: true }) {
+  fastify.addHook('onRoute', function (this: FastifyInstance, route: Route) {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
+    const pathKey = routePathKey(route.url, router)
+    const { [STRATEGY]: own, ...others } = route.constraints ?? {}
+    const constraintsKey = constraintKey(others)
     if (route[kFallback] === true) {
-      for (const method of methods) table.entry(method, route.url).hasFallback = true
+      for (const method of methods) table.addFallback(method, pathKey, constraintsKey)
       return
     }
     const label = `${methods.join(',')} ${route.url}`
-    if (route.constraints?.[STRATEGY] !== undefined) {
+    if (own !== undefined) {
       throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
     }
+    warnNearMisses(route, label)
     const declaration = readDeclaration(route as unknown as Record<string, unknown>, label)
-    const entries = methods.map(method => table.add(method, route.url, declaration))
+    const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 
+    route.schema = allowVersionQuery(route.schema, options.queryNames)
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
     const config = inPath ? pathReaders : readers
     if (declaration.kind === 'neutral') {
-      route.onRequest = prepend(neutralHook(config), route.onRequest)
+      route.onRequest = prepend(hooks.neutral(config), route.onRequest)
+      route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
       return
     }
-    const hook = versionedHook(entries[0].path, config)
-    route.onRequest = prepend(hook, route.onRequest)
-    const keys = [...declaration.supported, ...declaration.deprecated].map(v => v.key)
-    route.constraints = { ...route.constraints, [STRATEGY]: inPath ? [...keys, IN_PATH] : keys }
+    const hook = hooks.versioned(table.entry(methods[0], pathKey).path, config)
+    const ownOnRequest = route.onRequest
+    route.onRequest = prepend(hook, ownOnRequest)
+    const versions = [...declaration.supported, ...declaration.deprecated].map(String)
+    route.constraints = { ...others, [STRATEGY]: inPath ? [...versions, IN_PATH] : versions }
+    const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
-      if (entries[i].hasFallback) continue
+      const method = methods[i]
+      let onRequest = prepend(hook, ownOnRequest)
+      const rootOfPrefix = atPrefixRoot && method !== 'HEAD'
+      if (rootOfPrefix) {
+        let root = roots.get(variants[i])
+        if (root === undefined) roots.set(variants[i], root = { slash: false, routes: [] })
+        root.routes.push(route)
+        if (!variants[i].hasFallback) onRequest = prepend(hooks.prefixRoot(root), onRequest)
+      }
+      if (variants[i].hasFallback) continue
+      // The hidden route matches what its routes match: the same path, prefix and other constraints; it runs
+      // the same onRequest hooks, config and error handler as the first of them.
       const fallback: RouteOptions & { [kFallback]: true } = {
-        method: methods[i],
-        // Relative to this instance's prefix, as the route itself was given (a prefix's root is '/').
-        url: route.url.slice(route.prefix.length) || '/',
+        method,
+        url: rootOfPrefix ? '/' : route.routePath,
         prefixTrailingSlash: route.prefixTrailingSlash,
         exposeHeadRoute: route.exposeHeadRoute,
-        constraints: { [STRATEGY]: FALLBACK },
+        constraints: { ...others, [STRATEGY]: FALLBACK },
         schema: { hide: true } as FastifySchema,
-        onRequest: hook,
-        handler: fallbackHandler,
+        config: route.config,
+        logLevel: route.logLevel,
+        errorHandler: route.errorHandler,
+        onRequest,
+        preParsing: hooks.answerProblem,
+        handler: hooks.answerProblem,
         [kFallback]: true
       }
       this.route(fallback)
     }
   })
+
+  // Once per path and option: a GET route's HEAD route has the same options.
+  const warned = new Set<string>()
+  function warnNearMisses (route: Route, label: string): void {
+    const config = (route.config ?? {}) as Record<string, unknown>
+    const warn = (option: string, message: string): void => {
+      if (warned.has(route.url + ' ' + option)) return
+      warned.add(route.url + ' ' + option)
+      fastify.log.warn(`fastify-api-versioning: route ${label} has ${option}, which is ignored; ${message}`)
+    }
+    for (const name of Object.keys(NEAR_MISSES)) {
+      if (name in route) warn(`the option ${name}`, `did you mean ${NEAR_MISSES[name]}?`)
+    }
+    for (const name of [...OURS, ...Object.keys(NEAR_MISSES)]) {
+      if (name in config) warn(`config.${name}`, `${NEAR_MISSES[name] ?? name} is a route option, beside config`)
+    }
+  }
 
   // The path version is a route parameter: ask the router itself which route the URL takes, as the hidden
   // route (every versioned path has one), so its matching options and precedence apply unchanged.
@@ -209,20 +237,34 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.addHook('onReady', function (hookDone) {
     table.seal()
     if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)
+    for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
     hookDone()
   })
 
   fastify.decorate(kApiVersioning, true)
   fastify.decorateRequest('apiVersion', null)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
-    assertProblem(problem)
-    return writeProblem(writers, { problem, request: this.request, reply: this })
+    const error = problemError(problem)
+    if (error === null) writeProblem(writers, writerNames, { problem, request: this.request, reply: this })
+    else {
+      this.log.error(`fastify-api-versioning: ${error}`)
+      this.code(500).send(new TypeError(error))
+    }
+    return this
   })
   done()
 }
 
-function prepend (hook: onRequestHookHandler, hooks: RouteOptions['onRequest']): onRequestHookHandler[] {
+const EMPTY_ROUTES = '(empty tree)'
+
+function prepend<T> (hook: T, hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [hook] : [hook, ...(Array.isArray(hooks) ? hooks : [hooks])]
+}
+
+// Routes on one path with other constraints that differ get hidden routes of their own.
+function constraintKey (constraints: Record<string, unknown>): string {
+  const names = Object.keys(constraints)
+  return names.length === 0 ? '' : JSON.stringify(names.sort().map(name => [name, constraints[name]]))
 }
 
 // True when `url` has the route parameter `name` (`:name`, ending the segment or followed by '-', '.', '(').

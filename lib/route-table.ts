@@ -29,14 +29,24 @@ export class PathEntry {
   }
 }
 
-/** One method on one path. */
-export interface MethodEntry {
-  kind: RouteKind | null
+/** The routes of one method on one router path that share the same other constraints (host, ...). */
+export interface ConstraintVariant {
   /** The keys of the versions declared here. */
   readonly versions: Set<string>
   hasFallback: boolean
+}
+
+/** One method on one router path. */
+export interface MethodEntry {
+  kind: RouteKind | null
+  /** Router handlers on this method and path, hidden routes included: find-my-way allows 31. */
+  handlers: number
+  readonly variants: Map<string, ConstraintVariant>
   readonly path: PathEntry
 }
+
+/** find-my-way's limit of handlers on one method and path once constraints are in use. */
+export const MAX_HANDLERS = 31
 
 function format (versions: ApiVersion[]): string | null {
   return versions.length === 0 ? null : versions.sort((a, b) => a.compareTo(b)).map(String).join(', ')
@@ -80,42 +90,65 @@ function readVersions (value: unknown, name: string, label: string): ApiVersion[
   })
 }
 
-/** Every method and path the plugin has seen, to catch conflicting declarations at start-up. */
+/**
+ * Every method and path the plugin has seen, to catch conflicting declarations at start-up. Paths are keyed as
+ * the router keys them (`routePathKey`), and versions are checked per set of other constraints.
+ */
 export class RouteTable {
   readonly paths = new Map<string, PathEntry>()
   private readonly methods = new Map<string, MethodEntry>()
   /** Every version declared anywhere: what version-neutral routes accept. */
   readonly declared = new Set<string>()
 
-  entry (method: string, url: string): MethodEntry {
-    const id = method + ' ' + url
+  entry (method: string, pathKey: string): MethodEntry {
+    const id = method + ' ' + pathKey
     let entry = this.methods.get(id)
     if (entry === undefined) {
-      let path = this.paths.get(url)
-      if (path === undefined) this.paths.set(url, path = new PathEntry())
-      entry = { kind: null, versions: new Set(), hasFallback: false, path }
+      let path = this.paths.get(pathKey)
+      if (path === undefined) this.paths.set(pathKey, path = new PathEntry())
+      entry = { kind: null, handlers: 0, variants: new Map(), path }
       this.methods.set(id, entry)
     }
     return entry
   }
 
+  /** Records a hidden route. */
+  addFallback (method: string, pathKey: string, constraintsKey: string): void {
+    const entry = this.entry(method, pathKey)
+    entry.handlers++
+    this.variant(entry, constraintsKey).hasFallback = true
+  }
+
+  private variant (entry: MethodEntry, constraintsKey: string): ConstraintVariant {
+    let variant = entry.variants.get(constraintsKey)
+    if (variant === undefined) entry.variants.set(constraintsKey, variant = { versions: new Set(), hasFallback: false })
+    return variant
+  }
+
   /** Records a route on one method; throws when it conflicts with a route already there. */
-  add (method: string, url: string, declaration: RouteDeclaration): MethodEntry {
-    const label = `${method} ${url}`
-    const entry = this.entry(method, url)
+  add (method: string, pathKey: string, constraintsKey: string, declaration: RouteDeclaration, label: string): ConstraintVariant {
+    const entry = this.entry(method, pathKey)
     if (entry.kind !== null && entry.kind !== declaration.kind) {
       throw new Error(`fastify-api-versioning: route ${label} is ${describe(declaration.kind)}, but another ${label} route is ${describe(entry.kind)}; one method and path cannot mix them`)
     }
     entry.kind = declaration.kind
+    const variant = this.variant(entry, constraintsKey)
+    if (declaration.kind === 'versioned') {
+      // The route itself, and the hidden route it brings when it is the first of its constraints here.
+      entry.handlers++
+      if (entry.handlers + (variant.hasFallback ? 0 : 1) > MAX_HANDLERS) {
+        throw new Error(`fastify-api-versioning: route ${label} is one route too many: the router takes at most ${MAX_HANDLERS} routes on one method and path, the plugin's hidden route included; list several versions on one route instead, e.g. apiVersions: ['1.0', '1.1']`)
+      }
+    }
     for (const v of [...declaration.supported, ...declaration.deprecated]) {
-      if (entry.versions.has(v.key)) {
+      if (variant.versions.has(v.key)) {
         throw new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`)
       }
-      entry.versions.add(v.key)
+      variant.versions.add(v.key)
       this.declared.add(v.key)
     }
     entry.path.add(declaration)
-    return entry
+    return variant
   }
 
   seal (): void {

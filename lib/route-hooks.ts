@@ -1,0 +1,92 @@
+import type { IncomingMessage } from 'node:http'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, preParsingHookHandler } from 'fastify'
+import type { ApiVersion } from './api-version.js'
+import { NONE, ONE, type VersionOutcome } from './outcome.js'
+import type { ApiVersionProblem } from './problems.js'
+import type { ReaderConfig } from './readers.js'
+import type { PathEntry } from './route-table.js'
+
+/** Where a request's outcome is kept: read once, by the router's constraint store or a route's first hook. */
+export const kOutcome = Symbol('fastify-api-versioning.outcome')
+export type RawRequest = IncomingMessage & { [kOutcome]?: VersionOutcome }
+
+const SUPPORTED_HEADER = 'api-supported-versions'
+const DEPRECATED_HEADER = 'api-deprecated-versions'
+
+/** What the request-time hooks need, built once from the resolved options. */
+export interface HookContext {
+  readonly reportApiVersions: boolean
+  /** The `Vary` value for the version headers, or null when no header is read. */
+  readonly vary: string | null
+  /** Every version some route declares: what version-neutral routes accept. */
+  readonly declared: ReadonlySet<string>
+  outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome
+  problemFor (outcome: VersionOutcome): ApiVersionProblem
+  sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void
+}
+
+/**
+ * The hooks of versioned, version-neutral and hidden routes. The version and the version headers are set in the
+ * route's first `onRequest` hook, so the route's own hooks see them. A version problem is answered from the
+ * route's first `preParsing` hook: after every `onRequest` hook (app-wide, plugins', the route's own), so rate
+ * limits, authentication and CORS apply to it, and before the body is read, so a body that is too large or
+ * malformed cannot hide it.
+ */
+export function createRouteHooks (ctx: HookContext) {
+  function addVary (reply: FastifyReply, vary: string): void {
+    const existing = reply.getHeader('vary')
+    reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
+  }
+
+  function versioned (path: PathEntry, config: ReaderConfig): onRequestHookHandler {
+    const { vary, reportApiVersions } = ctx
+    return function (request, reply, done) {
+      request.apiVersion = ctx.outcomeOf(request.raw, config).version
+      if (vary !== null) addVary(reply, vary)
+      if (reportApiVersions) {
+        if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
+        if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+      }
+      done()
+    }
+  }
+
+  function neutral (config: ReaderConfig): onRequestHookHandler {
+    const vary = ctx.vary
+    return function (request, reply, done) {
+      const outcome = ctx.outcomeOf(request.raw, config)
+      if (vary !== null) addVary(reply, vary)
+      if (outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key)) request.apiVersion = outcome.version
+      done()
+    }
+  }
+
+  // A neutral route takes no version, or one that some route declares; anything else is a problem.
+  const neutralCheck: preParsingHookHandler = function (request, reply, payload, done) {
+    const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+    if (outcome.kind === NONE || request.apiVersion !== null) return done(null, payload)
+    ctx.sendProblem(request, reply, ctx.problemFor(outcome))
+  }
+
+  // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers).
+  function answerProblem (request: FastifyRequest, reply: FastifyReply): void {
+    ctx.sendProblem(request, reply, ctx.problemFor((request.raw as RawRequest)[kOutcome] as VersionOutcome))
+  }
+
+  /**
+   * The routes of `get('')` under a prefix take `/prefix` only, those of `get('/')` take `/prefix/` as well, and
+   * Fastify tells the two apart only after the hooks that see them have run. So the hidden route of a prefix's
+   * root takes both, and sends `/prefix/` to the not-found handler unless one of its routes takes it.
+   */
+  function prefixRoot (root: { slash: boolean }): onRequestHookHandler {
+    return function (request, reply, done) {
+      const url = request.url
+      const query = url.indexOf('?')
+      const end = query === -1 ? url.length : query
+      if (!root.slash && url.charCodeAt(end - 1) === 47) return reply.callNotFound()
+      done()
+    }
+  }
+
+  return { versioned, neutral, neutralCheck, answerProblem, prefixRoot }
+}
