@@ -1,3 +1,6 @@
-// dist/cjs holds CommonJS under a "type": "module" package: say so to Node.
-import { writeFileSync } from 'node:fs'
+// dist/cjs holds CommonJS under a "type": "module" package: say so to Node. And as Fastify plugins do, the
+// CommonJS entry exports the plugin itself, with `.default` and the named exports on it.
+import { appendFileSync, writeFileSync } from 'node:fs'
 writeFileSync(new URL('../dist/cjs/package.json', import.meta.url), '{ "type": "commonjs" }\n')
+appendFileSync(new URL('../dist/cjs/index.js', import.meta.url),
+  'module.exports = Object.defineProperties(exports.default, Object.getOwnPropertyDescriptors(exports));\n')

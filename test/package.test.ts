@@ -1,6 +1,6 @@
 import t from 'tap'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
@@ -17,11 +17,14 @@ t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use'
   const files: string[] = packed.files.map((f: { path: string }) => f.path)
   t.ok(files.includes('dist/esm/index.js') && files.includes('dist/cjs/index.js') && files.includes('dist/esm/index.d.ts'), 'ships dist')
   t.notOk(files.some(f => f.startsWith('lib/') || f.startsWith('test/')), 'ships no sources or tests')
+  t.notOk(existsSync(join(root, 'package.json.repo')), "the repository's package.json is back")
+  t.match(readFileSync(join(root, 'package.json'), 'utf8'), /"prepare": "npm run build"/)
 
   const modules = join(dir, 'app', 'node_modules')
   mkdirSync(join(modules, '@sinclair'), { recursive: true })
   mkdirSync(join(modules, '@types'), { recursive: true })
   run('tar', ['-xzf', join(dir, packed.filename), '-C', dir], dir)
+  t.equal(JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')).scripts.prepare, undefined, 'no install script for users to approve')
   renameSync(join(dir, 'package'), join(modules, 'fastify-api-versioning'))
   for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@sinclair/typebox', '@types/node']) {
     symlinkSync(join(root, 'node_modules', dep), join(modules, dep))
@@ -48,9 +51,12 @@ const { ApiVersion } = require('fastify-api-versioning')
 const app = Fastify()
 app.register(apiVersioning, { problemDetails: true })
 app.register(async scope => { scope.get('/values', { apiVersions: '1.0' }, async (req) => ({ version: String(req.apiVersion) })) })
-app.inject('/values?api-version=1.0').then(res => console.log(JSON.stringify([res.json(), ApiVersion.parse('1').equals(ApiVersion.parse('1.0'))])))
+const shape = [typeof apiVersioning, apiVersioning.default === apiVersioning, apiVersioning.apiVersioning === apiVersioning,
+  typeof apiVersioning.errorObjects, apiVersioning.ProblemDetailsSchema.$id, Object.keys(apiVersioning.PROBLEM_TEXTS).length]
+app.inject('/values?api-version=1.0').then(res => console.log(JSON.stringify([res.json(), ApiVersion.parse('1').equals(ApiVersion.parse('1.0')), shape])))
 `)
-  t.same(JSON.parse(run('node', ['cjs.cjs'], app)), [{ version: '1.0' }, true])
+  t.same(JSON.parse(run('node', ['cjs.cjs'], app)), [{ version: '1.0' }, true, ['function', true, true, 'function', 'ProblemDetails', 4]],
+    'require() gives the plugin itself, with .default and the named exports on it')
 
   writeFileSync(join(app, 'consumer.mts'), `
 import Fastify from 'fastify'
