@@ -48,7 +48,8 @@ export const ProblemDetailsSchema: TObject<ProblemDetailsProperties> = {
   [Kind]: 'Object'
 } as unknown as TObject<ProblemDetailsProperties>
 
-export type ProblemDetails = Static<typeof ProblemDetailsSchema>
+/** A problem document as the schema reads it: the standard members, `code`, and any extension member. */
+export type ProblemDetails = Static<typeof ProblemDetailsSchema> & { [extension: string]: unknown }
 
 const stringify: (problem: ProblemDocument) => string = fastJson(ProblemDetailsSchema)
 // Frozen problems (the plugin's own) never change, so each is serialized once.

@@ -3,7 +3,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import type { Static } from '@sinclair/typebox'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
-  type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDocument, type ProblemWriter
+  type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDetails, type ProblemDocument, type ProblemWriter
 } from '../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -65,9 +65,15 @@ const writer: ProblemWriter = {
   canWrite: ({ problem, request, reply }) => problem.status >= 400 && request.url !== '' && !reply.sent,
   write: async ({ problem, reply }) => { reply.code(problem.status).send(problem.title) }
 }
-const options: ApiVersioningOptions = { problemWriters: [writer] }
+// A writer may return the reply, as plain JS arrow functions do.
+const replying: ProblemWriter = { name: 'replying', canWrite: () => true, write: ({ problem, reply }) => reply.code(problem.status).send() }
+const options: ApiVersioningOptions = { problemWriters: [writer, replying] }
+const extended: ProblemDetails = { type: 'about:blank', status: 400, traceId: 'abc', errors: [{ field: 'x' }] }
+expectType<Equal<typeof extended.status, number | undefined>>()
+// @ts-expect-error: a standard member keeps its type
+const wrong: ProblemDetails = { status: '400' }
 const body: Static<typeof ProblemDetailsSchema> = { type: 'about:blank', status: 400, code: 'X' }
 const problem: ApiVersionProblem = { type: 't', title: 't', status: 400, detail: 'd', code: PROBLEM_TEXTS.invalid.code }
 const document: ProblemDocument = problem
 const legacy: ErrorObject = { error: { code: 'UnsupportedApiVersion', message: 'm', target: 'api-version', innerError: { message: 'd' } } }
-export { equal, text, made, options, body, document, legacy }
+export { equal, text, made, options, body, document, legacy, extended, wrong }
