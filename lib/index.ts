@@ -228,10 +228,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   // The path version is a route parameter: ask the router itself which route the URL takes, as the hidden
-  // route (every versioned path has one), so its matching options and precedence apply unchanged.
-  const asFallback = { [STRATEGY]: FALLBACK }
-  function findSegment (method: string, url: string): string | undefined {
-    return fastify.findRoute({ method, url, constraints: asFallback })?.params[options.segmentName as string]
+  // route (every versioned path has one), so its matching options and precedence apply unchanged. The host is
+  // passed, as the router would derive it, for hidden routes that carry a host constraint.
+  function findSegment (method: string, url: string, host: string | undefined): string | undefined {
+    return fastify.findRoute({ method, url, constraints: { [STRATEGY]: FALLBACK, host } })?.params[options.segmentName as string]
   }
 
   fastify.addHook('onReady', function (hookDone) {

@@ -10,7 +10,7 @@ export interface ReaderConfig {
   /** The route parameter name that carries the version in the path, or null. */
   readonly segmentName: string | null
   /** Finds the raw path version of a request, or undefined; null when no route carries one. */
-  readonly findSegment: ((method: string, url: string) => string | undefined) | null
+  readonly findSegment: ((method: string, url: string, host: string | undefined) => string | undefined) | null
 }
 
 /**
@@ -26,7 +26,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
   if (config.findSegment !== null) {
-    const value = config.findSegment(req.method ?? 'GET', url)
+    const value = config.findSegment(req.method ?? 'GET', url, req.headers.host)
     if (value !== undefined) outcome.add(value, config.segmentName as string, true)
   }
   return outcome

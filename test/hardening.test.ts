@@ -250,7 +250,11 @@ t.test('a request that fails the other constraints of a route gets 404 whatever 
 
   const only = await build(undefined, app => {
     app.get('/h', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host'))
+    app.get('/v:apiVersion/h', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host path'))
   })
+  t.same((await only.inject({ url: '/v1/h', headers: { host: 'a.example' } })).json(), { route: 'a host path', version: '1' })
+  t.same((await only.inject({ url: '/v2/h', headers: { host: 'a.example' } })).json(), problem('unsupported', 404))
+  t.equal((await only.inject({ url: '/v1/h', headers: { host: 'b.example' } })).statusCode, 404)
   for (const version of ['?api-version=1', '?api-version=9', '', '?api-version=x']) {
     t.equal((await only.inject({ url: '/h' + version, headers: { host: 'b.example' } })).statusCode, 404, version)
   }
