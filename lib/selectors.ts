@@ -69,7 +69,7 @@ export function selectPerRequest (
   try {
     version = toVersion(fn({ request, supported: frozen(supported), deprecated: frozen(deprecated) }))
   } catch (error) {
-    onError?.(error instanceof Error ? error : new Error(`apiVersionSelector threw ${describe(error)}`))
+    onError?.(error instanceof Error ? error : new Error(`fastify-api-versioning: apiVersionSelector threw ${describe(error)}`))
     return null
   }
   for (const implemented of supported) if (implemented.key === version.key) return implemented
