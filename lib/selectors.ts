@@ -52,6 +52,38 @@ export function selectAtStartup (
   return best ?? defaultVersion
 }
 
+/** One step of a static selection over time: `version` is picked from `from` (ms; -Infinity at first) on. */
+export interface TimedSelection {
+  readonly from: number
+  readonly version: ApiVersion
+}
+
+/**
+ * `selectAtStartup` for a method and path whose versions can retire. An enforced sunset takes a version out of what
+ * is implemented from its date on, which can change what `'current'` or `'lowest'` picks (a `'lowest'` pick is the
+ * likeliest to be retired). `retiresAt` gives a version's enforced sunset in ms, or null. The steps come in time
+ * order, each differing from the one before; a request takes the last whose `from` is not after now, so with no
+ * enforced sunset there is one step and nothing to compare. Null for a function selector.
+ */
+export function selectOverTime (
+  selector: Selector,
+  supported: readonly ApiVersion[],
+  deprecated: readonly ApiVersion[],
+  defaultVersion: ApiVersion,
+  retiresAt: (version: ApiVersion) => number | null
+): readonly TimedSelection[] | null {
+  const first = selectAtStartup(selector, supported, deprecated, defaultVersion)
+  if (first === null) return null
+  const steps: TimedSelection[] = [Object.freeze({ from: -Infinity, version: first })]
+  const instants = [...new Set([...supported, ...deprecated].map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
+  for (const at of instants) {
+    const live = (version: ApiVersion): boolean => { const end = retiresAt(version); return end === null || end > at }
+    const version = selectAtStartup(selector, supported.filter(live), deprecated.filter(live), defaultVersion) as ApiVersion
+    if (!version.equals(steps[steps.length - 1].version)) steps.push(Object.freeze({ from: at, version }))
+  }
+  return Object.freeze(steps)
+}
+
 /**
  * Runs a function selector for one request. Never throws: a selector that throws, returns a promise or returns
  * something that is not a version yields null and is reported to `onError` (for the request's log); a valid

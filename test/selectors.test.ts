@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { FastifyRequest } from 'fastify'
 import { ApiVersion } from '../lib/index.js'
-import { resolveSelector, selectAtStartup, selectPerRequest, type SelectorContext, type SelectorFunction } from '../lib/selectors.js'
+import { resolveSelector, selectAtStartup, selectOverTime, selectPerRequest, type SelectorContext, type SelectorFunction } from '../lib/selectors.js'
 
 const v = (text: string) => ApiVersion.parse(text)
 const list = (...texts: string[]) => Object.freeze(texts.map(v))
@@ -126,4 +126,28 @@ t.test('selectPerRequest: an ApiVersion from another copy of the library still c
   const foreign = { key: '|1.0|', toString: () => '1.0' }
   const supported = list('1.0')
   t.equal(selectPerRequest(() => foreign as unknown as ApiVersion, request, supported, []), supported[0])
+})
+
+t.test('selectOverTime: enforced sunsets change what is implemented, and so the pick', async t => {
+  const T1 = Date.UTC(2027, 0, 1)
+  const T2 = Date.UTC(2028, 0, 1)
+  const supported = list('1.0', '2.0', '3.0-beta')
+  const deprecated = list('0.9')
+  const retiring: Record<string, number> = { '0.9': T1, '1.0': T2 }
+  const retiresAt = (version: ApiVersion): number | null => retiring[String(version)] ?? null
+  const steps = (selector: Parameters<typeof selectOverTime>[0], s = supported, d = deprecated, r = retiresAt) =>
+    selectOverTime(selector, s, d, DEFAULT, r)?.map(step => [step.from, String(step.version)])
+
+  t.same(steps('lowest'), [[-Infinity, '0.9'], [T1, '1.0'], [T2, '2.0']])
+  t.same(steps('current'), [[-Infinity, '2.0']], 'retiring lower versions does not move the highest')
+  t.same(steps('default'), [[-Infinity, '42.0']])
+  t.same(steps('current', supported, deprecated, () => null), [[-Infinity, '2.0']], 'no enforced sunset, one step')
+  t.same(steps('current', list('1.0', '2.0'), [], version => String(version) === '2.0' ? T1 : null), [[-Infinity, '2.0'], [T1, '1.0']])
+  t.same(steps('current', list('1.0'), [], () => T1), [[-Infinity, '1.0'], [T1, '42.0']], 'all retired: the default')
+  t.same(steps('lowest', list('1.0', '2.0'), [], () => T2), [[-Infinity, '1.0'], [T2, '42.0']], 'one step for one instant')
+  t.same(steps('lowest', list('1'), list('1.0'), version => version.minor === null ? T1 : null), [[-Infinity, '1']],
+    'the same version in another spelling is no new step')
+  t.equal(selectOverTime(() => '1.0', supported, deprecated, DEFAULT, retiresAt), null, 'a function selector runs per request')
+  const result = selectOverTime('lowest', supported, deprecated, DEFAULT, retiresAt)!
+  t.ok(Object.isFrozen(result) && Object.isFrozen(result[0]), 'immutable')
 })
