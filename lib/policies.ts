@@ -1,6 +1,6 @@
 /**
  * Deprecation and sunset policies (option `policies`): checked once at start-up and turned into the exact header
- * values each version sends, so a response only looks them up (see README, "Version lifecycle").
+ * values each version sends, so a response only looks them up.
  */
 import { ApiVersion } from './api-version.js'
 
@@ -53,7 +53,8 @@ export interface VersionPolicy {
   readonly sunsetPolicy: { readonly date: Date | null, readonly link: PolicyLink | null, readonly enforce: boolean } | null
 }
 
-// Dates must print as a 4-digit IMF-fixdate year that Date.parse reads back: it maps years below 100 to 19xx.
+// A Sunset value needs a 4-digit year, and no API was retired before Unix time began: rejecting earlier dates also
+// keeps years below 100 out, which Date.parse would read back as 19xx.
 const MIN_TIME = Date.UTC(1970, 0, 1)
 const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2}):(\d{2})))?$/
