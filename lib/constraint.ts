@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { ApiVersion } from './api-version.js'
+import { NONE, type VersionOutcome } from './outcome.js'
 
 /** The router constraint the plugin owns. */
 export const STRATEGY = 'apiVersion'
@@ -11,16 +12,37 @@ export const STRATEGY = 'apiVersion'
 export const FALLBACK = '(version problems)'
 /** Among a versioned route's versions: its path carries the version as a route parameter. */
 export const IN_PATH = '(in path)'
+/** Marks a deprecated version among a versioned route's versions. */
+export const DEPRECATED = ' (deprecated)'
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
+/** The versions the routes of one router node implement. */
+export interface NodeVersions {
+  readonly supported: ApiVersion[]
+  readonly deprecated: ApiVersion[]
+  /** What a selector made of them, kept by the selector. */
+  selection?: unknown
+}
+
+/** How the router's stores learn a request's version. */
+export interface VersionLookup {
+  /** The request's outcome, read once per request. */
+  outcomeOf (req: IncomingMessage, inPath: boolean): VersionOutcome
+  /** The version for a request that gives none, chosen among a node's versions; null when none is assumed there. */
+  readonly select: ((req: IncomingMessage, node: NodeVersions) => ApiVersion | null) | null
+  /** True once a version's enforced sunset has passed; null when no policy enforces one. */
+  readonly retired: ((version: ApiVersion) => boolean) | null
+}
+
 /**
- * The router constraint strategy. A versioned route's value is the array of its versions as text (and
- * IN_PATH when its path carries the version); the hidden route's is FALLBACK. The derived value is the request
- * itself: a store reads the request's version only at a node that has versioned routes, so requests to other
- * routes pay nothing, and reads the path only at a node whose routes carry the version there.
+ * The router constraint strategy. A versioned route's value is the array of its versions as text (deprecated
+ * ones marked, and IN_PATH when its path carries the version); the hidden route's is FALLBACK. The derived value
+ * is the request itself: a store reads the request's version only at a node that has versioned routes, so
+ * requests to other routes pay nothing, and reads the path only at a node whose routes carry the version there.
  */
-export function createVersionStrategy (versionOf: (req: IncomingMessage, inPath: boolean) => ApiVersion | null): Strategy {
+export function createVersionStrategy (lookup: VersionLookup): Strategy {
+  const { select, retired } = lookup
   return <Strategy><unknown>{
     name: STRATEGY,
     mustMatchWhenDerived: false,
@@ -28,6 +50,7 @@ export function createVersionStrategy (versionOf: (req: IncomingMessage, inPath:
     // A store of one router node: bit masks of route indexes by version key (find-my-way's types call them handlers).
     storage () {
       const byKey = new Map<string, number>()
+      const node: NodeVersions = { supported: [], deprecated: [] }
       let fallback = 0
       let inPath = false
       return {
@@ -36,18 +59,25 @@ export function createVersionStrategy (versionOf: (req: IncomingMessage, inPath:
           // A route's own versions, while the router builds this store: routes with other constraints (a host)
           // may share a version, so `set` adds the route's bit to each version's routes.
           if (Array.isArray(value)) return 0
-          const version = versionOf(value as IncomingMessage, inPath)
-          return (version !== null ? byKey.get(version.key) : undefined) ?? fallback
+          const req = value as IncomingMessage
+          const outcome = lookup.outcomeOf(req, inPath)
+          let version = outcome.version
+          if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node)
+          if (version === null || (retired !== null && retired(version))) return fallback
+          return byKey.get(version.key) ?? fallback
         },
         set (value: readonly string[] | string, bits: number) {
           if (typeof value === 'string') fallback = bits
           else {
             for (const text of value) {
-              if (text === IN_PATH) inPath = true
-              else {
-                const key = (ApiVersion.tryParse(text) as ApiVersion).key
-                byKey.set(key, (byKey.get(key) ?? 0) | bits)
+              if (text === IN_PATH) {
+                inPath = true
+                continue
               }
+              const deprecated = text.endsWith(DEPRECATED)
+              const version = ApiVersion.tryParse(deprecated ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
+              byKey.set(version.key, (byKey.get(version.key) ?? 0) | bits)
+              ;(deprecated ? node.deprecated : node.supported).push(version)
             }
           }
         }

@@ -5,8 +5,9 @@ import type {
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from './api-version.js'
-import { createVersionStrategy, FALLBACK, IN_PATH, STRATEGY } from './constraint.js'
+import { createVersionStrategy, DEPRECATED, FALLBACK, IN_PATH, STRATEGY } from './constraint.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
+import { createLifecycle } from './lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from './outcome.js'
 import { createProblemSet, type ProblemDocument } from './problems.js'
@@ -15,11 +16,15 @@ import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
 import { routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
+import { declarationSource, versionSetOf } from './version-sets.js'
 import { problemDetailsWriter, problemError, writeProblem, type ProblemWriter } from './writers.js'
 
 export { ApiVersion } from './api-version.js'
 export { errorObjects, type ErrorObject, type ErrorObjectsOptions } from './error-objects.js'
 export type { ApiVersioningOptions, VersionReaderOptions } from './options.js'
+export type { DeprecationPolicyOption, PolicyLinkOption, SunsetPolicyOption, VersionPolicyOption } from './policies.js'
+export type { SelectorContext, SelectorFunction } from './selectors.js'
+export { withApiVersions, type ApiVersionSet } from './version-sets.js'
 export { ProblemDetailsSchema, type ProblemDetails } from './problem-schema.js'
 export { PROBLEM_TEXTS, type ApiVersionProblem, type ApiVersionProblemKind, type ProblemDocument } from './problems.js'
 export type { ProblemWriter, ProblemWriterContext } from './writers.js'
@@ -71,7 +76,7 @@ const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
 function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOptions, done: Done): void {
   let options: ReturnType<typeof resolveOptions>
   try {
-    options = resolveOptions(rawOptions)
+    options = resolveOptions(rawOptions, message => fastify.log.warn(message))
   } catch (error) {
     return done(error as Error)
   }
@@ -85,6 +90,14 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
   const firstName = options.queryNames[0] ?? options.headerNames[0] ?? options.segmentName
   const router = routerPathOptions(fastify.initialConfig)
+  const lifecycle = createLifecycle({
+    policies: options.policies,
+    selector: options.apiVersionSelector,
+    defaultVersion: options.defaultVersion,
+    assumeDefaultVersionWhenUnspecified: options.assumeDefaultVersionWhenUnspecified,
+    now: options.now,
+    log: fastify.log
+  })
 
   const errorObjectsConfig = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]
   const writers: ProblemWriter[] = [...options.problemWriters]
@@ -126,12 +139,15 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     // What a versioned or neutral route answers depends on the version headers: caches must know.
     vary: options.headerNames.length > 0 ? options.headerNames.join(', ') : null,
     declared: table.declared,
+    enforcingClock: lifecycle.retired === null ? null : options.now,
+    logApiVersion: options.logApiVersion,
+    retirementHeaders: lifecycle.retirementHeaders,
     outcomeOf,
     problemFor (outcome) {
       switch (outcome.kind) {
         case AMBIGUOUS: return problems.ambiguous
         case INVALID: return problems.invalid
-        case NONE: return outcome.version === null ? problems.unspecified : problems.unsupported
+        case NONE: return assumed === null ? problems.unspecified : problems.unsupported
         default: return outcome.fromPath ? problems.unsupportedInPath : problems.unsupported
       }
     },
@@ -141,7 +157,11 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
-  fastify.addConstraintStrategy(createVersionStrategy((raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers).version))
+  fastify.addConstraintStrategy(createVersionStrategy({
+    outcomeOf: (raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers),
+    select: lifecycle.select,
+    retired: lifecycle.retired
+  }))
 
   // The hidden routes of a prefix's root, with the routes they stand for (see prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: Route[] }>()
@@ -160,7 +180,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
     }
     warnNearMisses(route, label)
-    const declaration = readDeclaration(route as unknown as Record<string, unknown>, label)
+    const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 
@@ -175,7 +195,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const hook = hooks.versioned(table.entry(methods[0], pathKey).path, config)
     const ownOnRequest = route.onRequest
     route.onRequest = prepend(hook, ownOnRequest)
-    const versions = [...declaration.supported, ...declaration.deprecated].map(String)
+    if (lifecycle.policyHeaders !== null && [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key))) {
+      route.onSend = [...toArray(route.onSend), lifecycle.policyHeaders]
+    }
+    const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     route.constraints = { ...others, [STRATEGY]: inPath ? [...versions, IN_PATH] : versions }
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
@@ -235,7 +258,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   fastify.addHook('onReady', function (hookDone) {
-    table.seal()
+    table.seal(lifecycle.retiresAt)
+    for (const policy of options.policies.values()) {
+      if (!table.declared.has(policy.version.key)) fastify.log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
+    }
     if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)
     for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
     hookDone()
@@ -257,8 +283,12 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
 const EMPTY_ROUTES = '(empty tree)'
 
+function toArray<T> (hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]
+}
+
 function prepend<T> (hook: T, hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [hook] : [hook, ...(Array.isArray(hooks) ? hooks : [hooks])]
+  return [hook, ...toArray(hooks)]
 }
 
 // Routes on one path with other constraints that differ get hidden routes of their own.

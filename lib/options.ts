@@ -1,5 +1,7 @@
 import { ApiVersion } from './api-version.js'
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
+import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './policies.js'
+import { resolveSelector, type Selector, type SelectorFunction } from './selectors.js'
 import type { ProblemWriter } from './writers.js'
 
 export interface VersionReaderOptions {
@@ -28,6 +30,18 @@ export interface ApiVersioningOptions {
   versionReader?: VersionReaderOptions
   /** Custom writers, tried in order before the built-in ones; the first whose `canWrite` is true writes. */
   problemWriters?: readonly ProblemWriter[]
+  /** Deprecation and sunset policies, keyed by version: headers on the responses of that version, and enforcement. */
+  policies?: Readonly<Record<string, VersionPolicyOption>>
+  /**
+   * Which version a request without one gets, with `assumeDefaultVersionWhenUnspecified`: `'default'`
+   * (`defaultVersion`), `'current'` (the highest version without a status implemented on the method and path),
+   * `'lowest'`, or a function. Default `'default'`.
+   */
+  apiVersionSelector?: 'default' | 'current' | 'lowest' | SelectorFunction
+  /** The clock for sunset enforcement, in ms since the epoch. Default `Date.now`. */
+  now?: () => number
+  /** Add `apiVersion` to the request's log bindings, so the "request completed" line names the version. Default false. */
+  logApiVersion?: boolean
 }
 
 export interface ResolvedOptions {
@@ -41,11 +55,16 @@ export interface ResolvedOptions {
   readonly headerNames: readonly string[]
   readonly segmentName: string | null
   readonly problemWriters: readonly ProblemWriter[]
+  readonly policies: ReadonlyMap<string, VersionPolicy>
+  readonly apiVersionSelector: Selector
+  readonly now: () => number
+  readonly logApiVersion: boolean
 }
 
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
-  'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters',
+  'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
+  'apiVersionSelector', 'now', 'logApiVersion',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -73,8 +92,8 @@ function names (value: unknown, name: string, pattern: RegExp): readonly string[
   return Object.freeze([...new Set(list.map(item => item.toLowerCase()))])
 }
 
-/** Checks every option, naming the one that is wrong, and fills in the defaults. */
-export function resolveOptions (options: ApiVersioningOptions): ResolvedOptions {
+/** Checks every option, naming the one that is wrong, and fills in the defaults; `warn` hears of options without effect. */
+export function resolveOptions (options: ApiVersioningOptions, warn: (message: string) => void): ResolvedOptions {
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)}`)
   }
@@ -113,16 +132,26 @@ export function resolveOptions (options: ApiVersioningOptions): ResolvedOptions 
     fail('problemWriters must be an array of { canWrite(context), write(context) } objects')
   }
 
+  const now = options.now ?? Date.now
+  if (typeof now !== 'function') fail(`now must be a function that returns the time in ms (got ${typeof now})`)
+  const apiVersionSelector = resolveSelector(options.apiVersionSelector)
+  const assume = boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified')
+  if (apiVersionSelector !== 'default' && !assume) warn('fastify-api-versioning: apiVersionSelector is used only with assumeDefaultVersionWhenUnspecified: true')
+
   return Object.freeze({
     problemDetails: boolean(options.problemDetails, 'problemDetails'),
     reportApiVersions: boolean(options.reportApiVersions, 'reportApiVersions'),
-    assumeDefaultVersionWhenUnspecified: boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified'),
+    assumeDefaultVersionWhenUnspecified: assume,
     defaultVersion,
     unsupportedApiVersionStatusCode: status,
     problemTypeBase: base,
     queryNames,
     headerNames,
     segmentName: segment === false ? null : segment,
-    problemWriters: Object.freeze([...writers])
+    problemWriters: Object.freeze([...writers]),
+    policies: resolvePolicies(options.policies, warn),
+    apiVersionSelector,
+    now,
+    logApiVersion: boolean(options.logApiVersion, 'logApiVersion')
   })
 }

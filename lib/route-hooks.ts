@@ -20,6 +20,12 @@ export interface HookContext {
   readonly vary: string | null
   /** Every version some route declares: what version-neutral routes accept. */
   readonly declared: ReadonlySet<string>
+  /** The clock, when some version's sunset is enforced (the reported versions change with time); else null. */
+  readonly enforcingClock: (() => number) | null
+  /** Adds `apiVersion` to the request's log bindings. */
+  readonly logApiVersion: boolean
+  /** Sends a retired version's Sunset and Link headers. */
+  retirementHeaders (reply: FastifyReply, version: ApiVersion | null): void
   outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome
   problemFor (outcome: VersionOutcome): ApiVersionProblem
   sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void
@@ -39,11 +45,13 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   function versioned (path: PathEntry, config: ReaderConfig): onRequestHookHandler {
-    const { vary, reportApiVersions } = ctx
+    const { vary, reportApiVersions, enforcingClock, logApiVersion } = ctx
     return function (request, reply, done) {
-      request.apiVersion = ctx.outcomeOf(request.raw, config).version
+      const version = request.apiVersion = ctx.outcomeOf(request.raw, config).version
+      if (logApiVersion && version !== null) logVersion(request, version)
       if (vary !== null) addVary(reply, vary)
       if (reportApiVersions) {
+        if (enforcingClock !== null) path.at(enforcingClock())
         if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
         if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
       }
@@ -56,7 +64,10 @@ export function createRouteHooks (ctx: HookContext) {
     return function (request, reply, done) {
       const outcome = ctx.outcomeOf(request.raw, config)
       if (vary !== null) addVary(reply, vary)
-      if (outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key)) request.apiVersion = outcome.version
+      if (outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key)) {
+        request.apiVersion = outcome.version
+        if (ctx.logApiVersion) logVersion(request, outcome.version as ApiVersion)
+      }
       done()
     }
   }
@@ -70,7 +81,9 @@ export function createRouteHooks (ctx: HookContext) {
 
   // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers).
   function answerProblem (request: FastifyRequest, reply: FastifyReply): void {
-    ctx.sendProblem(request, reply, ctx.problemFor((request.raw as RawRequest)[kOutcome] as VersionOutcome))
+    const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+    ctx.retirementHeaders(reply, outcome.version)
+    ctx.sendProblem(request, reply, ctx.problemFor(outcome))
   }
 
   /**
@@ -89,4 +102,10 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   return { versioned, neutral, neutralCheck, answerProblem, prefixRoot }
+}
+
+// So that Fastify's "request completed" line says which version was served.
+function logVersion (request: FastifyRequest, version: ApiVersion): void {
+  const log = request.log as FastifyRequest['log'] & { setBindings?: (bindings: object) => void }
+  if (typeof log.setBindings === 'function') log.setBindings({ apiVersion: String(version) })
 }

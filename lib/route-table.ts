@@ -10,10 +10,18 @@ export interface RouteDeclaration {
   readonly deprecated: readonly ApiVersion[]
 }
 
+/** The version headers of a path from one instant on. */
+interface ReportedVersions {
+  readonly from: number
+  readonly supported: string | null
+  readonly deprecated: string | null
+}
+
 /** The versions of one path over all its methods: what `reportApiVersions` reports. */
 export class PathEntry {
   private readonly supported = new Map<string, ApiVersion>()
   private readonly deprecated = new Map<string, ApiVersion>()
+  private periods: ReportedVersions[] = []
   supportedHeader: string | null = null
   deprecatedHeader: string | null = null
 
@@ -22,10 +30,31 @@ export class PathEntry {
     for (const v of declaration.deprecated) if (!this.deprecated.has(v.key)) this.deprecated.set(v.key, v)
   }
 
-  /** Builds the header values once routes are final: ascending, deprecated minus supported. */
-  seal (): void {
-    this.supportedHeader = format([...this.supported.values()])
-    this.deprecatedHeader = format([...this.deprecated.values()].filter(v => !this.supported.has(v.key)))
+  /**
+   * Builds the header values once routes are final: ascending, deprecated minus supported. A version whose
+   * enforced sunset passes leaves them from then on, so there is one pair of values per period.
+   */
+  seal (retiresAt: (version: ApiVersion) => number | null): void {
+    const all = [...this.supported.values(), ...this.deprecated.values()]
+    const instants = [...new Set(all.map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
+    this.periods = [-Infinity, ...instants].map(from => {
+      const live = (v: ApiVersion): boolean => (retiresAt(v) ?? Infinity) > from
+      const supported = [...this.supported.values()].filter(live)
+      return {
+        from,
+        supported: format(supported),
+        deprecated: format([...this.deprecated.values()].filter(v => live(v) && !this.supported.has(v.key)))
+      }
+    })
+    this.at(-Infinity)
+  }
+
+  /** Sets the header values in force at `time`; only paths with an enforced sunset have more than one period. */
+  at (time: number): void {
+    let i = this.periods.length - 1
+    while (this.periods[i].from > time) i--
+    this.supportedHeader = this.periods[i].supported
+    this.deprecatedHeader = this.periods[i].deprecated
   }
 }
 
@@ -151,8 +180,8 @@ export class RouteTable {
     return variant
   }
 
-  seal (): void {
-    for (const path of this.paths.values()) path.seal()
+  seal (retiresAt: (version: ApiVersion) => number | null): void {
+    for (const path of this.paths.values()) path.seal(retiresAt)
   }
 }
 

@@ -3,11 +3,12 @@
  * `assumeDefaultVersionWhenUnspecified` is on. The named selectors are resolved per method and path at start-up;
  * only a function selector runs per request.
  */
-import type { FastifyRequest } from 'fastify'
+import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from './api-version.js'
 
 export interface SelectorContext {
-  readonly request: FastifyRequest
+  /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */
+  readonly request: IncomingMessage
   /** The versions implemented on this method and path, frozen. */
   readonly supported: readonly ApiVersion[]
   /** The deprecated versions implemented on this method and path (still routable), frozen. */
@@ -92,7 +93,7 @@ export function selectOverTime (
  */
 export function selectPerRequest (
   fn: SelectorFunction,
-  request: FastifyRequest,
+  request: IncomingMessage,
   supported: readonly ApiVersion[],
   deprecated: readonly ApiVersion[],
   onError?: (error: Error) => void

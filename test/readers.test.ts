@@ -8,7 +8,7 @@ import { readRequest, type ReaderConfig } from '../lib/readers.js'
 const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], segmentName: null, findSegment: null }
 
 function read (url: string, rawHeaders: string[] = [], cfg: ReaderConfig = config): VersionOutcome {
-  return readRequest({ url, rawHeaders, method: 'GET' } as unknown as IncomingMessage, cfg)
+  return readRequest({ url, rawHeaders, headers: {}, method: 'GET' } as unknown as IncomingMessage, cfg)
 }
 
 const names = ['none', 'one', 'invalid', 'ambiguous']
@@ -76,7 +76,7 @@ t.test('the outcome keeps the first value, where it was read and whether the pat
   t.equal(read('/v1/x', ['api-version', '3'], segment).kind, AMBIGUOUS)
   t.equal(read('/v1/x', [], { ...segment, queryNames: [], headerNames: [] }).kind, ONE)
   t.equal(read('/x?api-version=2', ['api-version', '2'], { ...config, queryNames: [] }).source, 'api-version')
-  t.equal(readRequest({ rawHeaders: [] } as unknown as IncomingMessage, segment).kind, NONE, 'no url or method')
+  t.equal(readRequest({ rawHeaders: [], headers: {} } as unknown as IncomingMessage, segment).kind, NONE, 'no url or method')
 })
 
 t.test('large and hostile input stays linear and never throws', async t => {

@@ -1,11 +1,11 @@
 import t from 'tap'
-import type { FastifyRequest } from 'fastify'
+import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../lib/index.js'
 import { resolveSelector, selectAtStartup, selectOverTime, selectPerRequest, type SelectorContext, type SelectorFunction } from '../lib/selectors.js'
 
 const v = (text: string) => ApiVersion.parse(text)
 const list = (...texts: string[]) => Object.freeze(texts.map(v))
-const request = { id: 'req-1' } as unknown as FastifyRequest
+const request = { id: 'req-1' } as unknown as IncomingMessage
 const DEFAULT = v('42.0')
 
 // ASP.NET's MaxSelectVersionData and MinSelectVersionData (reference §5.2; the anchor's test default is 42.0).

@@ -1,0 +1,84 @@
+import type { IncomingMessage } from 'node:http'
+import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
+import type { ApiVersion } from './api-version.js'
+import type { NodeVersions, VersionLookup } from './constraint.js'
+import { appendLink, type VersionPolicy } from './policies.js'
+import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
+
+export interface LifecycleOptions {
+  readonly policies: ReadonlyMap<string, VersionPolicy>
+  readonly selector: Selector
+  readonly defaultVersion: ApiVersion
+  readonly assumeDefaultVersionWhenUnspecified: boolean
+  readonly now: () => number
+  readonly log: FastifyBaseLogger
+}
+
+/** A version's life: which version a request without one gets, when a version retires, and its policy headers. */
+export interface Lifecycle {
+  readonly select: VersionLookup['select']
+  readonly retired: VersionLookup['retired']
+  /** The enforced sunset of a version in ms, or null. */
+  retiresAt (version: ApiVersion): number | null
+  /** The onSend hook of versioned routes that sends the policy headers of the version served, or null without policies. */
+  readonly policyHeaders: onSendHookHandler | null
+  /** Sends a retired version's Sunset and Link headers with the problem that refuses it. */
+  retirementHeaders (reply: FastifyReply, version: ApiVersion | null): void
+}
+
+export function createLifecycle (options: LifecycleOptions): Lifecycle {
+  const { policies, selector, defaultVersion, now } = options
+  const enforced = new Map<string, number>()
+  for (const [key, policy] of policies) if (policy.enforce) enforced.set(key, policy.sunsetAt as number)
+  const retiresAt = (version: ApiVersion): number | null => enforced.get(version.key) ?? null
+  // One comparison per versioned request when some policy enforces; nothing otherwise.
+  const retired = enforced.size === 0
+    ? null
+    : (version: ApiVersion): boolean => {
+        const at = enforced.get(version.key)
+        return at !== undefined && now() >= at
+      }
+
+  return {
+    select: options.assumeDefaultVersionWhenUnspecified ? selectorFor(selector) : null,
+    retired,
+    retiresAt,
+    policyHeaders: policies.size === 0
+      ? null
+      : function (request, reply, payload, done) {
+        const policy = request.apiVersion === null ? undefined : policies.get(request.apiVersion.key)
+        if (policy !== undefined) sendPolicy(reply, policy, true)
+        done(null, payload)
+      },
+    retirementHeaders (reply, version) {
+      if (version !== null && retired?.(version) === true) sendPolicy(reply, policies.get(version.key) as VersionPolicy, false)
+    }
+  }
+
+  // 'default' needs no selector: the outcome step assumes defaultVersion everywhere.
+  function selectorFor (selector: Selector): VersionLookup['select'] {
+    if (selector === 'default') return null
+    if (typeof selector === 'function') {
+      return (req: IncomingMessage, node: NodeVersions) => {
+        const frozen = (node.selection ??= [Object.freeze([...node.supported]), Object.freeze([...node.deprecated])]) as [ApiVersion[], ApiVersion[]]
+        return selectPerRequest(selector, req, frozen[0], frozen[1], error => options.log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
+      }
+    }
+    // Resolved once per router node; with enforced sunsets, a pick per period.
+    return (req: IncomingMessage, node: NodeVersions) => {
+      const steps = (node.selection ??= selectOverTime(selector, node.supported, node.deprecated, defaultVersion, retiresAt)) as TimedSelection[]
+      if (steps.length === 1) return steps[0].version
+      const time = now()
+      let i = steps.length - 1
+      while (steps[i].from > time) i--
+      return steps[i].version
+    }
+  }
+}
+
+// A route's own Deprecation and Sunset stay; our links go after its own.
+function sendPolicy (reply: FastifyReply, policy: VersionPolicy, deprecation: boolean): void {
+  if (deprecation && policy.deprecation !== null && !reply.hasHeader('deprecation')) reply.header('deprecation', policy.deprecation)
+  if (policy.sunset !== null && !reply.hasHeader('sunset')) reply.header('sunset', policy.sunset)
+  if (policy.links !== null) reply.header('link', appendLink(reply.getHeader('link'), policy.links))
+}

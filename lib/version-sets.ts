@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions } from 'fastify'
+import { readDeclaration } from './route-table.js'
+
+/** The versions that the routes of a group take unless they declare their own. */
+export interface ApiVersionSet {
+  apiVersions?: string | readonly string[]
+  deprecatedApiVersions?: string | readonly string[]
+  apiVersionNeutral?: boolean
+}
+
+/** Where `withApiVersions` leaves its set: an own property of the plugin's instance, so inner sets shadow outer ones. */
+export const kVersionSet = Symbol('fastify-api-versioning.versionSet')
+const KEYS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
+
+/** The set that applies to a route declared on `instance`, or undefined. */
+export function versionSetOf (instance: FastifyInstance): ApiVersionSet | undefined {
+  return (instance as unknown as { [kVersionSet]?: ApiVersionSet })[kVersionSet]
+}
+
+/**
+ * Wraps a plugin so that every route declared inside it (nested plugins included) that has none of
+ * `apiVersions`, `deprecatedApiVersions` and `apiVersionNeutral` takes `set`. A route's own declaration replaces
+ * the set; an inner `withApiVersions` replaces an outer one. The set is checked here, when it is made.
+ */
+export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (
+  set: ApiVersionSet,
+  plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> | { default: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> }
+): FastifyPluginCallback<Options> | FastifyPluginAsync<Options> {
+  if (typeof set !== 'object' || set === null || Array.isArray(set)) {
+    throw new TypeError('fastify-api-versioning: withApiVersions needs a set such as { apiVersions: [\'1.0\', \'2.0\'] }')
+  }
+  for (const key of Object.keys(set)) {
+    if (!KEYS.includes(key)) throw new TypeError(`fastify-api-versioning: withApiVersions: unknown option ${JSON.stringify(key)}; a set has ${KEYS.join(', ')}`)
+  }
+  const declaration = readDeclaration(set as Record<string, unknown>, 'set of withApiVersions')
+  if (declaration.kind === 'plain') throw new TypeError('fastify-api-versioning: withApiVersions needs apiVersions, deprecatedApiVersions or apiVersionNeutral')
+  const inner = typeof plugin === 'function' ? plugin : plugin?.default
+  if (typeof inner !== 'function') throw new TypeError('fastify-api-versioning: withApiVersions needs a plugin function as its second argument')
+  const frozen = Object.freeze({ ...set })
+  const mark = (instance: FastifyInstance): void => { (instance as unknown as { [kVersionSet]: ApiVersionSet })[kVersionSet] = frozen }
+  // The wrapper is a plugin of its own (encapsulated, so the set stays inside), of the same kind as the one it wraps.
+  const wrapped = inner.length >= 3
+    ? function (instance: FastifyInstance, options: Options, done: (error?: Error) => void) { mark(instance); (inner as FastifyPluginCallback<Options>)(instance, options, done) }
+    : async function (instance: FastifyInstance, options: Options) { mark(instance); await (inner as FastifyPluginAsync<Options>)(instance, options) }
+  Object.defineProperty(wrapped, 'name', { value: `withApiVersions(${inner.name || 'plugin'})` })
+  return wrapped as FastifyPluginCallback<Options> | FastifyPluginAsync<Options>
+}
+
+/** A route's own declaration, or its group's when it has none. */
+export function declarationSource (route: Record<string, unknown>, set: ApiVersionSet | undefined): Record<string, unknown> {
+  if (set === undefined || KEYS.some(key => route[key] !== undefined)) return route
+  return set as Record<string, unknown>
+}
