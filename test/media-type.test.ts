@@ -270,3 +270,139 @@ t.test('the Content-Type of a success response names the version', async t => {
   t.equal(withMediaTypeVersion(undefined as unknown as string, '1', V), undefined)
   t.equal(withMediaTypeVersion('a/b', 1 as unknown as string, V), 'a/b')
 })
+
+// A reference model written for clarity, not speed: split everything, then sort. Quotes (with backslash
+// escapes) hide `,`, `;` and `=`; an unterminated quote runs to the end of the header.
+function splitOutsideQuotes (text: string, separator: string, once = false): string[] {
+  const parts: string[] = []
+  let part = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (quoted && c === '\\') {
+      part += c + (text[i + 1] ?? '')
+      i++
+    } else if (c === '"') {
+      quoted = !quoted
+      part += c
+    } else if (!quoted && c === separator && !(once && parts.length === 1)) {
+      parts.push(part)
+      part = ''
+    } else {
+      part += c
+    }
+  }
+  parts.push(part)
+  return parts
+}
+
+const ows = (text: string): string => text.replace(/^[ \t]+|[ \t]+$/g, '')
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/
+
+function modelEntry (entry: string, cfg: MediaTypeConfig, fromContentType: boolean): { q: number, found: string[] } {
+  const [type, ...params] = splitOutsideQuotes(entry, ';')
+  const found: string[] = []
+  const lowerType = ows(type).toLowerCase()
+  if (cfg.template !== null && lowerType.length > cfg.prefix.length + cfg.suffix.length &&
+      lowerType.startsWith(cfg.prefix) && lowerType.endsWith(cfg.suffix)) {
+    found.push(`${ows(type).slice(cfg.prefix.length, lowerType.length - cfg.suffix.length)} @${cfg.template}`)
+  }
+  let q: number | null = null
+  for (const param of params) {
+    const pair = splitOutsideQuotes(param, '=', true)
+    if (pair.length < 2) continue
+    const name = ows(pair[0]).toLowerCase()
+    const raw = ows(pair[1])
+    if (name === 'q') {
+      q ??= QVALUE.test(raw) ? Math.round(Number(raw) * 1000) : 1000
+    } else if (cfg.parameters.includes(name)) {
+      const value = /^"(?:[^"\\]|\\.)*"$/s.test(raw) ? raw.slice(1, -1).replace(/\\(.)/gs, '$1') : raw
+      if (value !== '') found.push(`${value} @${name}`)
+    }
+  }
+  return { q: fromContentType ? 1000 : q ?? 1000, found }
+}
+
+function model (contentType: string | undefined, accept: string | undefined, cfg: MediaTypeConfig): string[] {
+  const entries = [
+    ...(contentType === undefined ? [] : [modelEntry(splitOutsideQuotes(contentType, ',')[0], cfg, true)]),
+    ...(accept === undefined ? [] : splitOutsideQuotes(accept, ',').map(entry => modelEntry(entry, cfg, false)))
+  ].filter(entry => entry.q > 0 && entry.found.length > 0)
+  entries.sort((a, b) => b.q - a.q) // stable
+  return entries.filter(entry => entry.q === entries[0].q).flatMap(entry => entry.found)
+}
+
+t.test('random headers never throw and agree with the reference model', async t => {
+  const type = fc.constantFrom('application/json', 'text/plain', '*/*', ' application/xml ', '', 'application/vnd.acme.v2+json',
+    'Application/VND.ACME.V2.1+Json', 'application/vnd.acme.v+json', 'application/vnd.other.v3+json', 'a"b,c"d')
+  const name = fc.constantFrom('v', 'V', 'api', 'q', 'Q', 'x', ' v ', '"v"', '', 'v;')
+  const value = fc.constantFrom('1.0', '2.0', '1', 'abc', '', '0', '0.5', '0.50', '1.', '1.5', '0.0001', ' 2.0 ', '"2.0"',
+    '"2.\\"0"', '"', '"open', '"a,b;c"', '"1"x', '\\', '0.000', '1.000')
+  const param = fc.oneof(
+    fc.tuple(name, fc.constantFrom('=', ' = ', '=\t'), value).map(([n, eq, v]) => n + eq + v),
+    name
+  )
+  const entry = fc.tuple(type, fc.array(fc.tuple(fc.constantFrom(';', '; ', ' ;', ';;'), param), { maxLength: 4 }))
+    .map(([t, ps]) => t + ps.map(([sep, p]) => sep + p).join(''))
+  const list = fc.array(entry, { maxLength: 5 }).chain(es => fc.constantFrom(', ', ',', ' ,, ').map(sep => es.join(sep)))
+  const soup = fc.string({ unit: fc.constantFrom(' ', '\t', '"', '\\', ',', ';', '=', 'q', 'v', 'V', '0', '1', '.', '2', 'a', '/', '+', '\u00e9'), maxLength: 40 })
+  const header = fc.option(fc.oneof({ weight: 4, arbitrary: list }, { weight: 1, arbitrary: soup }), { nil: undefined })
+  const configs = [V, BOTH, ONLY_TEMPLATE, config(['v', 'q1'])]
+
+  const seen = new Set<string>()
+  fc.assert(fc.property(header, header, fc.constantFrom(...configs), (contentType, accept, cfg) => {
+    const actual = read(accept, contentType, cfg)
+    seen.add(kinds[actual.kind])
+    const expected = new Recording()
+    for (const found of model(contentType, accept, cfg)) {
+      const at = found.lastIndexOf(' @')
+      if (!expected.add(found.slice(0, at), found.slice(at + 2), false)) break
+    }
+    return JSON.stringify(actual.added) === JSON.stringify(expected.added) && actual.kind === expected.kind && actual.text === expected.text && actual.source === expected.source &&
+      actual.result === (expected.kind !== AMBIGUOUS) && actual.fromPath === false
+  }), { numRuns: 3000 })
+  t.same([...seen].sort(), ['ambiguous', 'invalid', 'none', 'one'], 'the headers reach every outcome')
+})
+
+t.test('work grows linearly with the header, counted in character reads', async t => {
+  const charCodeAt = String.prototype.charCodeAt // eslint-disable-line @typescript-eslint/unbound-method
+  function counted (accept: string, contentType?: string): { reads: number, adds: number } {
+    let reads = 0
+    String.prototype.charCodeAt = function (this: string, i: number) { reads++; return charCodeAt.call(this, i) } // eslint-disable-line no-extend-native
+    try {
+      const adds = read(accept, contentType, BOTH).added.length
+      return { reads, adds }
+    } finally {
+      String.prototype.charCodeAt = charCodeAt // eslint-disable-line no-extend-native
+    }
+  }
+  const size = 64 * 1024
+  const fill = (unit: (i: number) => string, bytes: number): string => {
+    let text = ''
+    for (let i = 0; text.length < bytes; i++) text += unit(i)
+    return text
+  }
+  const shapes: Array<[string, (i: number) => string]> = [
+    ['many entries of one version', () => 'application/json;q=0.5;v=1.0, '],
+    ['rising q, each entry outranking the last', i => `a/b;v=1;q=0.${String(i % 1000).padStart(3, '0')}, `],
+    ['falling q', i => `a/b;q=0.${String(999 - (i % 1000)).padStart(3, '0')};v=1,`],
+    ['one entry of many parameters', () => ';x=y'],
+    ['many versions in one entry', () => ';v=1;api=1.0'],
+    ['empty parameters and entries', () => ';;,,'],
+    ['quoted values with escapes', () => ';v="\\"\\\\"'],
+    ['quotes and commas', () => '",;='],
+    ['whitespace', () => ' \t; \t= \t, '],
+    ['vendor types', () => 'application/vnd.acme.v2+json,'],
+    ['unterminated quote', i => i === 0 ? 'a/b;v="' : 'x,;=']
+  ]
+  for (const [what, unit] of shapes) {
+    const small = counted(fill(unit, size / 4))
+    const large = counted(fill(unit, size))
+    // Every character is read a few times at most (scan, trim, compare), and a version costs O(its length).
+    t.ok(large.reads <= 8 * size, `${what}: ${large.reads} reads for ${size} characters`)
+    t.ok(large.reads <= 4.5 * Math.max(small.reads, 1), `${what}: 4x the size, ${(large.reads / Math.max(small.reads, 1)).toFixed(2)}x the reads`)
+    t.ok(large.adds <= size / 3, `${what}: ${large.adds} versions given to the outcome`)
+  }
+  const contentType = 'application/json' + ';x=y'.repeat(size / 4) + ';v=2'
+  t.ok(counted('a/b;v=2', contentType).reads <= 8 * (size + 7), 'a long Content-Type')
+})
