@@ -48,7 +48,7 @@ function names (value: unknown, where: string): string[] {
   }
   for (const name of list) {
     if (typeof name !== 'string' || !isToken(name)) fail(`${where} parameter names must be tokens such as 'v'`, name)
-    // q is the Accept weight; reading it as a version would rank and version with the same text.
+    // q is the Accept weight: one text cannot be both the rank and the version.
     if (name.toLowerCase() === 'q') fail(`${where} cannot use 'q', the quality parameter`, name)
   }
   return [...new Set(list.map(name => (name as string).toLowerCase()))]
@@ -107,7 +107,8 @@ const EQ = 61
 const BSLASH = 92
 
 // Versions of the best rank so far, as [start, end, flags] into their header. Module-level and reused, so an
-// entry costs no allocation until its version is known to count; JavaScript runs one call at a time.
+// entry costs no allocation until its version is known to count. Safe because a call runs to its end before
+// another starts; only a VersionOutcome subclass whose add() called readMediaTypes could break that.
 const FROM_CONTENT_TYPE = 1
 const ESCAPED = 2
 const SOURCE_SHIFT = 2 // source 0 is the template, k + 1 is parameters[k]
