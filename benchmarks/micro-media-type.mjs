@@ -33,7 +33,7 @@ const read = config => ([contentType, accept]) => {
 const rows = [
   ['read: Accept application/json;v=2.0', read(v), [[undefined, 'application/json;v=2.0']]],
   ['read: Accept */* (no version)', read(v), [[undefined, '*/*']]],
-  ['read: a browser Accept (no v, but v=b3 at q=0.7 on a lower rank)', read(v), [[undefined, browser]]],
+  ['read: a browser Accept (Chrome: signed-exchange;v=b3;q=0.7 is read, so Invalid)', read(v), [[undefined, browser]]],
   ['read: Content-Type and Accept, both v=2.0', read(v), [['application/json; charset=utf-8; v=2.0', 'application/json;v=2.0, */*;q=0.1']]],
   ['read: Accept vendor type application/vnd.acme.v2+json', read(vendor), [[undefined, 'application/vnd.acme.v2+json']]],
   ['read: Accept ranked, quoted, ambiguous, invalid (mixed)', read(v), [
