@@ -3,7 +3,7 @@
 import { ApiVersion } from '../dist/esm/api-version.js'
 import { readRequest } from '../dist/esm/readers.js'
 
-const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], segmentName: null, findSegment: null }
+const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, findSegment: null }
 const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
 const req = (url, extra = []) => ({ method: 'GET', url, rawHeaders: [...headers, ...extra] })
 

@@ -10,7 +10,7 @@ import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjec
 import { createLifecycle } from './lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from './outcome.js'
-import { createProblemSet, type ProblemDocument } from './problems.js'
+import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from './problems.js'
 import { allowVersionQuery } from './query-schema.js'
 import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
@@ -117,6 +117,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     queryNames: options.queryNames,
     shortestQueryName: Math.min(...options.queryNames.map(name => name.length)),
     headerNames: options.headerNames,
+    mediaType: options.mediaType,
     segmentName: options.segmentName,
     findSegment: null
   }
@@ -136,19 +137,18 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
   const hooks = createRouteHooks({
     reportApiVersions: options.reportApiVersions,
-    // What a versioned or neutral route answers depends on the version headers: caches must know.
-    vary: options.headerNames.length > 0 ? options.headerNames.join(', ') : null,
+    vary: varyOf(options.headerNames, options.mediaType !== null),
     declared: table.declared,
     enforcingClock: lifecycle.retired === null ? null : options.now,
     logApiVersion: options.logApiVersion,
     retirementHeaders: lifecycle.retirementHeaders,
     outcomeOf,
-    problemFor (outcome) {
+    problemFor (outcome, raw) {
       switch (outcome.kind) {
         case AMBIGUOUS: return problems.ambiguous
         case INVALID: return problems.invalid
-        case NONE: return assumed === null ? problems.unspecified : problems.unsupported
-        default: return outcome.fromPath ? problems.unsupportedInPath : problems.unsupported
+        case NONE: return assumed === null ? problems.unspecified : unsupportedFor(outcome, raw)
+        default: return unsupportedFor(outcome, raw)
       }
     },
     sendProblem (request, reply, problem) {
@@ -156,6 +156,15 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       else reply.code(problem.status).send()
     }
   })
+
+  const mediaTypeResponse = options.mediaType === null ? null : hooks.mediaTypeResponse(options.mediaType)
+  // As ASP.NET: when only media types carry versions, an unsupported one is a media type the route cannot take.
+  const mediaTypeOnly = options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
+  function unsupportedFor (outcome: VersionOutcome, raw: RawRequest): ApiVersionProblem {
+    if (outcome.fromPath) return problems.unsupportedInPath
+    if (mediaTypeOnly) return raw.headers['content-type'] === undefined ? problems.notAcceptable : problems.unsupportedMediaType
+    return problems.unsupported
+  }
 
   fastify.addConstraintStrategy(createVersionStrategy({
     outcomeOf: (raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers),
@@ -198,6 +207,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (lifecycle.policyHeaders !== null && [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key))) {
       route.onSend = [...toArray(route.onSend), lifecycle.policyHeaders]
     }
+    if (mediaTypeResponse !== null) route.onSend = [...toArray(route.onSend), mediaTypeResponse]
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     route.constraints = { ...others, [STRATEGY]: inPath ? [...versions, IN_PATH] : versions }
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
@@ -282,6 +292,12 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 }
 
 const EMPTY_ROUTES = '(empty tree)'
+
+// What a versioned or neutral route answers depends on where versions are read: caches must know.
+function varyOf (headerNames: readonly string[], mediaType: boolean): string | null {
+  const names = mediaType ? [...headerNames, 'accept', 'content-type'] : headerNames
+  return names.length > 0 ? names.join(', ') : null
+}
 
 function toArray<T> (hooks: T | T[] | undefined): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]

@@ -1,5 +1,6 @@
 import { ApiVersion } from './api-version.js'
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
+import { resolveMediaTypeOption, type MediaTypeConfig } from './media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './selectors.js'
 import type { ProblemWriter } from './writers.js'
@@ -11,6 +12,12 @@ export interface VersionReaderOptions {
   header?: string | readonly string[] | false
   /** The route parameter that carries the version in the path (`/v:apiVersion/...`), or false. Default `'apiVersion'`. */
   urlSegment?: string | false
+  /**
+   * Media type parameter names that carry the version (`Accept: application/json;v=2.0`), `true` for `v`, or
+   * `{ parameter?, template? }` with a vendor type such as `'application/vnd.acme.v{version}+json'`; or false.
+   * Default false.
+   */
+  mediaType?: boolean | string | readonly string[] | { parameter?: string | readonly string[] | boolean, template?: string }
 }
 
 export interface ApiVersioningOptions {
@@ -54,6 +61,7 @@ export interface ResolvedOptions {
   readonly queryNames: readonly string[]
   readonly headerNames: readonly string[]
   readonly segmentName: string | null
+  readonly mediaType: MediaTypeConfig | null
   readonly problemWriters: readonly ProblemWriter[]
   readonly policies: ReadonlyMap<string, VersionPolicy>
   readonly apiVersionSelector: Selector
@@ -68,7 +76,7 @@ const KNOWN = new Set([
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
-const READERS = new Set(['query', 'header', 'urlSegment'])
+const READERS = new Set(['query', 'header', 'urlSegment', 'mediaType'])
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const PARAM = /^[A-Za-z_$][\w$]*$/
 
@@ -123,8 +131,9 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   if (segment !== false && (typeof segment !== 'string' || !PARAM.test(segment))) {
     fail(`versionReader.urlSegment must be false or a route parameter name (got ${JSON.stringify(segment)})`)
   }
-  if (queryNames.length === 0 && headerNames.length === 0 && segment === false) {
-    fail('versionReader must enable at least one of query, header and urlSegment')
+  const mediaType = resolveMediaTypeOption(reader.mediaType)
+  if (queryNames.length === 0 && headerNames.length === 0 && segment === false && mediaType === null) {
+    fail('versionReader must enable at least one of query, header, urlSegment and mediaType')
   }
 
   const writers = options.problemWriters ?? []
@@ -148,6 +157,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     queryNames,
     headerNames,
     segmentName: segment === false ? null : segment,
+    mediaType,
     problemWriters: Object.freeze([...writers]),
     policies: resolvePolicies(options.policies, warn),
     apiVersionSelector,

@@ -26,10 +26,15 @@ export class VersionOutcome {
   source: string | null = null
   /** True when any value came from the URL path. */
   fromPath = false
+  /** True when a media type gave a value. */
+  fromMediaType = false
+  /** How many values were read, empty ones aside. */
+  count = 0
 
   /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
   add (text: string, source: string, fromPath: boolean): boolean {
     if (text === '') return true // as ASP.NET: empty values are not values
+    this.count++
     if (this.text === null) {
       this.text = text
       this.source = source

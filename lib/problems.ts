@@ -73,6 +73,9 @@ export interface ProblemSet {
   readonly unsupported: ApiVersionProblem
   /** Unsupported, for a version read from the URL path: always 404. */
   readonly unsupportedInPath: ApiVersionProblem
+  /** Unsupported when the media type is the only reader: 415 for a request with a body type, else 406. */
+  readonly unsupportedMediaType: ApiVersionProblem
+  readonly notAcceptable: ApiVersionProblem
   readonly invalid: ApiVersionProblem
   readonly ambiguous: ApiVersionProblem
   /** The four `type` URIs, to tell version problems from others. */
@@ -84,6 +87,8 @@ export function createProblemSet (typeBase: string, unsupportedStatus: number): 
     unspecified: createProblem('unspecified', 400, typeBase),
     unsupported: createProblem('unsupported', unsupportedStatus, typeBase),
     unsupportedInPath: createProblem('unsupported', 404, typeBase),
+    unsupportedMediaType: createProblem('unsupported', 415, typeBase),
+    notAcceptable: createProblem('unsupported', 406, typeBase),
     invalid: createProblem('invalid', 400, typeBase),
     ambiguous: createProblem('ambiguous', 400, typeBase)
   }

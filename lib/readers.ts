@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { readMediaTypes, type MediaTypeConfig } from './media-type.js'
 import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
 
 /** Where versions are read; names are lower-case. */
@@ -7,6 +8,8 @@ export interface ReaderConfig {
   /** The length of the shortest query name: an escape only lengthens a name, so shorter segments never match. */
   readonly shortestQueryName: number
   readonly headerNames: readonly string[]
+  /** Where media types carry the version, or null. */
+  readonly mediaType: MediaTypeConfig | null
   /** The route parameter name that carries the version in the path, or null. */
   readonly segmentName: string | null
   /** Finds the raw path version of a request, or undefined; null when no route carries one. */
@@ -14,8 +17,8 @@ export interface ReaderConfig {
 }
 
 /**
- * Collects every raw value from the query string, the headers (each header line on its own) and the URL
- * path into one outcome. Never throws; linear in the size of the URL and headers.
+ * Collects every raw value from the query string, the headers (each header line on its own), the media types
+ * of `Content-Type` and `Accept`, and the URL path into one outcome. Never throws; linear in the size of the URL and headers.
  */
 export function readRequest (req: IncomingMessage, config: ReaderConfig): VersionOutcome {
   const outcome = new VersionOutcome()
@@ -25,6 +28,11 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
     if (q !== -1 && !readQuery(url, q + 1, config.queryNames, config.shortestQueryName, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
+  if (config.mediaType !== null) {
+    const before = outcome.count
+    if (!readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
+    outcome.fromMediaType = outcome.count > before
+  }
   if (config.findSegment !== null) {
     const value = config.findSegment(req.method ?? 'GET', url, req.headers.host)
     if (value !== undefined) outcome.add(value, config.segmentName as string, true)

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, preParsingHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
 import type { ApiVersion } from './api-version.js'
+import { withMediaTypeVersion, type MediaTypeConfig } from './media-type.js'
 import { NONE, ONE, type VersionOutcome } from './outcome.js'
 import type { ApiVersionProblem } from './problems.js'
 import type { ReaderConfig } from './readers.js'
@@ -27,7 +28,7 @@ export interface HookContext {
   /** Sends a retired version's Sunset and Link headers. */
   retirementHeaders (reply: FastifyReply, version: ApiVersion | null): void
   outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome
-  problemFor (outcome: VersionOutcome): ApiVersionProblem
+  problemFor (outcome: VersionOutcome, raw: RawRequest): ApiVersionProblem
   sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void
 }
 
@@ -76,14 +77,14 @@ export function createRouteHooks (ctx: HookContext) {
   const neutralCheck: preParsingHookHandler = function (request, reply, payload, done) {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
     if (outcome.kind === NONE || request.apiVersion !== null) return done(null, payload)
-    ctx.sendProblem(request, reply, ctx.problemFor(outcome))
+    ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
   }
 
   // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers).
   function answerProblem (request: FastifyRequest, reply: FastifyReply): void {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
     ctx.retirementHeaders(reply, outcome.version)
-    ctx.sendProblem(request, reply, ctx.problemFor(outcome))
+    ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
   }
 
   /**
@@ -101,7 +102,20 @@ export function createRouteHooks (ctx: HookContext) {
     }
   }
 
-  return { versioned, neutral, neutralCheck, answerProblem, prefixRoot }
+  // A success response to a version given in a media type names the version in its own media type, as ASP.NET
+  // does (only on success: a problem stays application/problem+json).
+  function mediaTypeResponse (config: MediaTypeConfig): onSendHookHandler {
+    return function (request, reply, payload, done) {
+      const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+      const type = reply.getHeader('content-type')
+      if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
+        reply.header('content-type', withMediaTypeVersion(type, outcome.text as string, config, outcome.source))
+      }
+      done(null, payload)
+    }
+  }
+
+  return { versioned, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
 }
 
 // So that Fastify's "request completed" line says which version was served.

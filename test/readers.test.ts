@@ -5,7 +5,7 @@ import { ApiVersion } from '../lib/api-version.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
 import { readRequest, type ReaderConfig } from '../lib/readers.js'
 
-const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], segmentName: null, findSegment: null }
+const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
 
 function read (url: string, rawHeaders: string[] = [], cfg: ReaderConfig = config): VersionOutcome {
   return readRequest({ url, rawHeaders, headers: {}, method: 'GET' } as unknown as IncomingMessage, cfg)

@@ -25,7 +25,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ versionReader: { header: true } }, /versionReader.header must be false/],
     [{ versionReader: { urlSegment: 'not-a-param' } }, /versionReader.urlSegment must be false or a route parameter name/],
     [{ versionReader: { urlSegment: true } }, /versionReader.urlSegment must be false or a route parameter name/],
-    [{ versionReader: { query: false, header: false, urlSegment: false } }, /versionReader must enable at least one of query, header and urlSegment/],
+    [{ versionReader: { query: false, header: false, urlSegment: false } }, /versionReader must enable at least one of query, header, urlSegment and mediaType/],
     [{ problemWriters: {} }, /problemWriters must be an array of \{ canWrite\(context\), write\(context\) \} objects/],
     [{ problemWriters: [{ canWrite: () => true }] }, /problemWriters must be an array/],
     [{ problemWriters: [null] }, /problemWriters must be an array/],

@@ -1,0 +1,80 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning, { errorObjects, type ApiVersioningOptions } from '../lib/index.js'
+import { build, problem, says } from './helpers.js'
+
+const onlyMedia: ApiVersioningOptions = { problemDetails: true, reportApiVersions: true, versionReader: { query: false, header: false, urlSegment: false, mediaType: 'v' } }
+
+async function orders (options: ApiVersioningOptions) {
+  return build(options, app => {
+    app.get('/orders', { apiVersions: '1.0' }, says('v1'))
+    app.get('/orders', { apiVersions: '2.0' }, says('v2'))
+    app.post('/orders', { apiVersions: '2.0' }, says('create'))
+    app.get('/text', { apiVersions: '2.0' }, async (request, reply) => reply.type('text/plain').send('two'))
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  })
+}
+
+t.test('the version in Accept and Content-Type routes like any other', async t => {
+  const app = await orders(onlyMedia)
+  const v2 = await app.inject({ url: '/orders', headers: { accept: 'application/json;v=2.0' } })
+  t.same(v2.json(), { route: 'v2', version: '2.0' })
+  t.equal(v2.headers['content-type'], 'application/json; charset=utf-8; v=2.0', 'the response names the version')
+  t.equal(v2.headers.vary, 'accept, content-type')
+  t.equal(v2.headers['api-supported-versions'], '1.0, 2.0')
+  t.same((await app.inject({ url: '/orders', headers: { accept: 'text/html, application/json;q=0.9;v=1' } })).json(), { route: 'v1', version: '1' })
+  t.same((await app.inject({ method: 'POST', url: '/orders', payload: '{}', headers: { 'content-type': 'application/json;v=2.0', accept: 'application/json' } })).json(), { route: 'create', version: '2.0' })
+  t.equal((await app.inject({ url: '/text', headers: { accept: 'text/plain;v=2' } })).headers['content-type'], 'text/plain; v=2')
+  const neutral = await app.inject({ url: '/ping', headers: { accept: 'application/json;v=2.0' } })
+  t.same(neutral.json(), { route: 'ping', version: '2.0' })
+  t.equal(neutral.headers.vary, 'accept, content-type')
+})
+
+t.test('statuses when the media type is the only reader: 406 without a body type, 415 with one', async t => {
+  const app = await orders(onlyMedia)
+  const notAcceptable = await app.inject({ url: '/orders', headers: { accept: 'application/json;v=3.0' } })
+  t.equal(notAcceptable.statusCode, 406)
+  t.same(notAcceptable.json(), problem('unsupported', 406))
+  t.equal(notAcceptable.headers['content-type'], 'application/problem+json; charset=utf-8', 'a problem stays a problem')
+  t.equal(notAcceptable.headers['api-supported-versions'], '1.0, 2.0')
+  const unsupported = await app.inject({ method: 'POST', url: '/orders', payload: '{}', headers: { 'content-type': 'application/json;v=3.0' } })
+  t.equal(unsupported.statusCode, 415)
+  t.same(unsupported.json(), problem('unsupported', 415))
+  t.same((await app.inject({ url: '/orders', headers: { accept: 'application/json;v=x' } })).json(), problem('invalid'))
+  t.same((await app.inject({ url: '/orders', headers: { accept: 'application/json;v=1.0, application/xml;v=2.0' } })).json(), problem('ambiguous'))
+  t.same((await app.inject({ url: '/orders', headers: { accept: 'application/json' } })).json(), problem('unspecified'))
+  t.same((await app.inject({ url: '/ping', headers: { accept: 'application/json;v=9' } })).json(), problem('unsupported', 406))
+})
+
+t.test('with other readers the usual status, and ambiguity across readers', async t => {
+  const app = await orders({ problemDetails: true, versionReader: { mediaType: ['v', 'api-version'] } })
+  t.same((await app.inject({ url: '/orders', headers: { accept: 'application/json;v=3.0' } })).json(), problem('unsupported'))
+  t.same((await app.inject({ url: '/orders?api-version=2', headers: { accept: 'application/json;v=2.0' } })).json(), { route: 'v2', version: '2' }, '2 and 2.0 are one version')
+  t.same((await app.inject({ url: '/orders?api-version=1', headers: { accept: 'application/json;v=2.0' } })).json(), problem('ambiguous'))
+  t.same((await app.inject({ url: '/orders', headers: { 'api-version': '1', accept: 'application/json;API-Version=1.0' } })).json(), { route: 'v1', version: '1' })
+  const query = await app.inject('/orders?api-version=2')
+  t.equal(query.headers['content-type'], 'application/json; charset=utf-8', 'no media type version, no decoration')
+  t.equal(query.headers.vary, 'api-version, accept, content-type')
+})
+
+t.test('vendor media types', async t => {
+  const app = await orders({ problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, mediaType: { template: 'application/vnd.acme.v{version}+json' } } })
+  const v2 = await app.inject({ url: '/orders', headers: { accept: 'application/vnd.acme.v2+json' } })
+  t.same(v2.json(), { route: 'v2', version: '2' })
+  t.equal(v2.headers['content-type'], 'application/vnd.acme.v2+json; charset=utf-8')
+  t.equal((await app.inject({ url: '/orders', headers: { accept: 'application/vnd.acme.v9+json' } })).statusCode, 406)
+})
+
+t.test('errorObjects name the media type parameter as the target', async t => {
+  const app = Fastify()
+  await app.register(errorObjects)
+  await app.register(apiVersioning, { problemDetails: true, versionReader: { mediaType: 'v' } })
+  app.get('/a', { apiVersions: '1.0' }, says('a'))
+  t.equal((await app.inject({ url: '/a', headers: { accept: 'application/json;v=x' } })).json().error.target, 'v')
+})
+
+t.test('media type options are checked at start-up', async t => {
+  const app = Fastify()
+  app.register(apiVersioning, { versionReader: { mediaType: { template: 'application/json' } } })
+  await t.rejects(async () => { await app.ready() }, /versionReader.mediaType.template must be a media type with one \{version\}/)
+})
