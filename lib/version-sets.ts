@@ -22,6 +22,12 @@ export function versionSetOf (instance: FastifyInstance): ApiVersionSet | undefi
  * `apiVersions`, `deprecatedApiVersions` and `apiVersionNeutral` takes `set`. A route's own declaration replaces
  * the set; an inner `withApiVersions` replaces an outer one. The set is checked here, when it is made.
  */
+export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (set: ApiVersionSet, plugin: FastifyPluginCallback<Options>): FastifyPluginCallback<Options>
+export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (set: ApiVersionSet, plugin: FastifyPluginAsync<Options>): FastifyPluginAsync<Options>
+export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (
+  set: ApiVersionSet,
+  plugin: { default: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> }
+): FastifyPluginAsync<Options> | FastifyPluginCallback<Options>
 export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (
   set: ApiVersionSet,
   plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> | { default: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> }

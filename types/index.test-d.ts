@@ -3,7 +3,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import type { Static } from '@sinclair/typebox'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
-  type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDetails, type ProblemDocument, type ProblemWriter
+  withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDetails, type ProblemDocument, type ProblemWriter
 } from '../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -77,3 +77,31 @@ const problem: ApiVersionProblem = { type: 't', title: 't', status: 400, detail:
 const document: ProblemDocument = problem
 const legacy: ErrorObject = { error: { code: 'UnsupportedApiVersion', message: 'm', target: 'api-version', innerError: { message: 'd' } } }
 export { equal, text, made, options, body, document, legacy, extended, wrong }
+
+// The version lifecycle and media types
+await app.register(apiVersioning, {
+  assumeDefaultVersionWhenUnspecified: true,
+  apiVersionSelector: ({ request, supported, deprecated }) => {
+    expectType<Equal<typeof supported, readonly ApiVersion[]>>()
+    return String(request.headers['x-version'] ?? deprecated[0] ?? supported[0])
+  },
+  policies: {
+    '1.0': {
+      deprecation: { date: new Date(), link: 'https://example.com/d' },
+      sunset: { date: '2027-01-01', link: { href: 'https://example.com/s', title: 't', type: 'text/html' }, enforce: true }
+    }
+  },
+  now: () => Date.now(),
+  logApiVersion: true,
+  versionReader: { mediaType: { parameter: 'v', template: 'application/vnd.acme.v{version}+json' } }
+})
+await app.register(apiVersioning, { apiVersionSelector: 'current', versionReader: { mediaType: true } })
+// @ts-expect-error: an unknown selector
+await app.register(apiVersioning, { apiVersionSelector: 'highest' })
+// @ts-expect-error: enforce is a boolean
+await app.register(apiVersioning, { policies: { '1.0': { sunset: { enforce: 'yes' } } } })
+const set: ApiVersionSet = { apiVersions: ['1.0', '2.0'], deprecatedApiVersions: '0.9' }
+await app.register(withApiVersions(set, async scope => { scope.get('/in-set', async () => 'x') }), { prefix: '/set' })
+await app.register(withApiVersions({ apiVersionNeutral: true }, (scope, opts, done) => { done() }))
+// @ts-expect-error: a set has versions, not routes
+withApiVersions({ routes: [] }, async () => {})
