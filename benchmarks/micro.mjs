@@ -1,11 +1,14 @@
 // Micro-benchmarks of the version parser and of reading a request into an outcome (ns per call).
 // `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs. Needs `npm run build` first.
 import { ApiVersion } from '../dist/esm/api-version.js'
+import { resolveMediaTypeOption } from '../dist/esm/media-type.js'
 import { readRequest } from '../dist/esm/readers.js'
 
 const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, findSegment: null }
+const media = { ...config, mediaType: resolveMediaTypeOption('v') }
 const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
-const req = (url, extra = []) => ({ method: 'GET', url, rawHeaders: [...headers, ...extra] })
+const req = (url, extra = [], accept = '*/*') => ({ method: 'GET', url, rawHeaders: [...headers, ...extra], headers: { accept } })
+const longAccept = Array.from({ length: 200 }, (_, i) => `application/x-type-${i};q=0.${(i % 9) + 1};charset=utf-8`).join(', ') + ', application/json;v=1.0'
 
 let sink = 0
 function measure (fn, inputs) {
@@ -39,6 +42,9 @@ const rows = [
   ['read: 100 kB query', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(25_000) + 'api-version=1.0')]],
   ['read: 500 kB query, segments without "="', r => readRequest(r, config).version, [req('/items?' + 'a&'.repeat(256_000) + 'api-version=1')]],
   ['read: 500 kB query, short pairs', r => readRequest(r, config).version, [req('/items?' + 'a=b&'.repeat(128_000) + 'api-version=1')]],
+  ['read: version in Accept (media type reader on)', r => readRequest(r, media).version, [req('/items', [], 'application/json;v=1.0')]],
+  ['read: version in the query, media type reader on', r => readRequest(r, media).version, [req('/items?api-version=1.0')]],
+  [`read: ${(longAccept.length / 1024).toFixed(0)} kB Accept header, version last`, r => readRequest(r, media).version, [req('/items', [], longAccept)]],
   ['read: 10 kB header value', r => readRequest(r, config).version, [req('/items', ['api-version', big(10_000)])]],
   ['read: 1000 repeated query values', r => readRequest(r, config).version, [req('/items?' + 'api-version=1.0&'.repeat(1000))]]
 ]

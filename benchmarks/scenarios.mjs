@@ -5,7 +5,9 @@ export const SCENARIOS = [
   ['query', 'valid version in the query'],
   ['header', 'valid version in a header'],
   ['segment', 'valid version in the URL path'],
+  ['accept', 'valid version in Accept (media type)'],
   ['unsupported', 'Unsupported version'],
+  ['acceptUnsupported', 'Unsupported version in Accept'],
   ['invalid', 'Invalid version'],
   ['ambiguous', 'Ambiguous version'],
   ['none', 'no version'],
@@ -28,6 +30,12 @@ const ours = {
   unversioned: get('/health', 200),
   notFound: get('/nope', 404)
 }
+// The plugin with the media type reader: the same, and versions in Accept.
+const media = {
+  ...ours,
+  accept: get('/items', 200, { accept: 'application/json;v=1.0' }),
+  acceptUnsupported: get('/items', 400, { accept: 'application/json;v=9.0' })
+}
 const plainStatus = scenario => scenario === 'notFound' ? 404 : 200
 // Requests that do not involve versions are the same for every server.
 const unrelated = { unversioned: ours.unversioned, notFound: ours.notFound }
@@ -37,10 +45,12 @@ export const SERVERS = [
     name: 'plain Fastify (the limit)',
     id: 'plain',
     args: ['servers/plain.mjs'],
-    requests: Object.fromEntries(Object.entries(ours).map(([k, r]) => [k, { ...r, status: plainStatus(k) }]))
+    requests: Object.fromEntries(Object.entries(media).map(([k, r]) => [k, { ...r, status: plainStatus(k) }]))
   },
   { name: 'fastify-api-versioning', id: 'plugin', args: ['servers/plugin.mjs'], requests: ours },
   { name: 'fastify-api-versioning, reportApiVersions', id: 'plugin-report', args: ['servers/plugin.mjs', 'report'], requests: ours },
+  { name: 'fastify-api-versioning, media type reader', id: 'plugin-media', args: ['servers/plugin.mjs', 'media'], requests: media },
+  { name: 'fastify-api-versioning, an enforced sunset policy on 1.0', id: 'plugin-policy', args: ['servers/plugin.mjs', 'policy'], requests: ours },
   {
     name: 'Fastify constraints: { version }',
     id: 'fastify-constraint',

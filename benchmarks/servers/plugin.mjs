@@ -1,14 +1,24 @@
-// fastify-api-versioning: query, header and URL segment readers, two versions, problem details; the version
-// headers too with `node plugin.mjs report`.
+// fastify-api-versioning: query, header and URL segment readers, two versions, problem details. With
+// `node plugin.mjs report` the version headers too; `media` adds the media type reader (`v`); `policy` gives 1.0
+// a deprecation and an enforced sunset (far off, so 1.0 is still served, with its policy headers).
 import Fastify from 'fastify'
 import apiVersioning from '../../dist/esm/index.js'
 import { payload, ready } from './payload.mjs'
 
 const app = Fastify()
+const mode = process.argv[2]
 await app.register(apiVersioning, {
-  versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion' },
+  versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion', mediaType: mode === 'media' ? 'v' : false },
   problemDetails: true,
-  reportApiVersions: process.argv[2] === 'report'
+  reportApiVersions: mode === 'report',
+  policies: mode !== 'policy'
+    ? {}
+    : {
+        '1.0': {
+          deprecation: { date: '2026-01-01', link: 'https://example.com/deprecations/v1' },
+          sunset: { date: '2099-01-01', link: 'https://example.com/sunset/v1', enforce: true }
+        }
+      }
 })
 app.get('/items', { apiVersions: '1.0' }, async () => payload)
 app.get('/items', { apiVersions: '2.0' }, async () => payload)
