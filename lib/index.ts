@@ -13,6 +13,7 @@ import { AMBIGUOUS, INVALID, NONE, ONE, type VersionOutcome } from './outcome.js
 import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from './problems.js'
 import { readRequest, type ReaderConfig } from './readers.js'
 import { readDeclaration, RouteTable, type PathEntry } from './route-table.js'
+import { kDeclaration, kState } from './state.js'
 import { assertProblem, problemDetailsWriter, writeProblem, type ProblemWriter } from './writers.js'
 
 export { ApiVersion } from './api-version.js'
@@ -172,6 +173,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (declaration.kind === 'plain') return
 
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })
     const config = inPath ? pathReaders : readers
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(neutralHook(config), route.onRequest)
@@ -213,6 +215,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   fastify.decorate(kApiVersioning, true)
+  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined })
   fastify.decorateRequest('apiVersion', null)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
     assertProblem(problem)

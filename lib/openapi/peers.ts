@@ -1,0 +1,18 @@
+/**
+ * Loads an optional peer dependency when the plugin starts, not when the entry is imported, so that an app
+ * that never documents needs neither package; a missing one fails start-up saying what to install.
+ */
+export async function loadPeer<T> (name: string, neededFor: string): Promise<T> {
+  let loaded: { default: T }
+  try {
+    loaded = await import(name)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    // Only this package missing: a package it needs that is missing, or one that fails to load, is another story.
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${name}'`)) {
+      throw new Error(`fastify-api-versioning/openapi: ${neededFor} needs the package ${name}, which is not installed; install it: npm install ${name}`, { cause: error })
+    }
+    throw error
+  }
+  return loaded.default
+}
