@@ -205,11 +205,12 @@ t.test('the transform and transformObject options', async t => {
 })
 
 t.test('without versioned routes: the default version\'s document', async t => {
-  const app = await buildDocs({ defaultVersion: '3.0' }, { openapi: { paths: { '/static': { get: { responses: { 200: { description: 'from the base document' } } } } } } }, app => {
+  const app = await buildDocs({ defaultVersion: '3.0' }, { openapi: { paths: { '/static': { summary: 'kept', get: { responses: { 200: { description: 'from the base document' } } } } } } }, app => {
     app.get('/health', ok)
   })
   t.same(app.apiVersionDocuments().map(d => [d.version, d.deprecated]), [['3.0', false]])
   t.same(Object.keys(documentOf(app, '3.0').paths), ['/static', '/health'])
+  t.equal(documentOf(app, '3.0').paths['/static'].summary, 'kept', 'path items keep what is not an operation')
   t.same(await allProblems(app), [])
 })
 

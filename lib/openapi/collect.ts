@@ -1,5 +1,4 @@
-import type { SwaggerTransform } from '@fastify/swagger'
-import type { RouteOptions } from 'fastify'
+import type { FastifySchema, RouteOptions } from 'fastify'
 import { kDeclaration, type DeclarationState } from '../state.js'
 
 /**
@@ -10,8 +9,18 @@ import { kDeclaration, type DeclarationState } from '../state.js'
  */
 export const SEPARATOR = '\0'
 
-type TransformArgs = Parameters<SwaggerTransform>[0]
-type TransformResult = Partial<ReturnType<SwaggerTransform>>
+/** What @fastify/swagger passes a `transform`. */
+export interface RouteTransformArgs {
+  schema: FastifySchema
+  url: string
+  route: RouteOptions
+  openapiObject: Record<string, any>
+}
+
+/** A @fastify/swagger `transform`: the schema and url to document the route with; either may be left out. */
+export type RouteTransform = (args: RouteTransformArgs) => { schema?: FastifySchema, url?: string }
+
+interface Transformed { schema: FastifySchema, url: string }
 
 const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false })
 
@@ -22,28 +31,28 @@ export class RouteCollector {
   private readonly indexes = new WeakMap<object, number>()
   /** True while the plugin's own @fastify/swagger builds: only then do the routes' own transforms number the route. */
   building = false
-  private readonly transform: SwaggerTransform | null
+  private readonly transform: RouteTransform | null
 
-  constructor (transform: SwaggerTransform | null) {
+  constructor (transform: RouteTransform | null) {
     this.transform = transform
   }
 
   /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
-  readonly globalTransform = (args: TransformArgs): ReturnType<SwaggerTransform> =>
+  readonly globalTransform = (args: RouteTransformArgs): Transformed =>
     this.number(args, this.transform === null ? {} : this.transform(args))
 
   /**
    * Wraps a route's `config.swaggerTransform`, which @fastify/swagger runs instead of the global transform.
    * Other @fastify/swagger registrations of the app share the route's config, and see the route's own result.
    */
-  wrap (own: SwaggerTransform | false): SwaggerTransform {
+  wrap (own: RouteTransform | false): RouteTransform {
     return args => {
-      const result: TransformResult = own === false ? {} : own(args)
-      return (this.building ? this.number(args, result) : result) as ReturnType<SwaggerTransform>
+      const result = own === false ? {} : own(args)
+      return this.building ? this.number(args, result) : result
     }
   }
 
-  private number (args: TransformArgs, result: TransformResult): ReturnType<SwaggerTransform> {
+  private number (args: RouteTransformArgs, result: ReturnType<RouteTransform>): Transformed {
     const route = args.route as RouteOptions & { [kDeclaration]?: DeclarationState }
     let index = this.indexes.get(route)
     if (index === undefined) {

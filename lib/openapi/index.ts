@@ -1,15 +1,16 @@
-import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
 import { kState, type ApiVersioningState } from '../state.js'
-import { RouteCollector } from './collect.js'
+import { RouteCollector, type RouteTransform } from './collect.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
 import { toYaml } from './yaml.js'
 
-export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions } from './options.js'
+export type { RouteTransform, RouteTransformArgs } from './collect.js'
+export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'
 export type { SwaggerConfig } from './ui.js'
 
@@ -23,6 +24,7 @@ declare module 'fastify' {
 // The decorator of the plugin's own @fastify/swagger registration: a symbol, so the app can have its own.
 const kSwagger = Symbol('fastify-api-versioning.openapi.swagger')
 const COMPONENT_NAME = /^[\w.-]+$/
+const hidden = { hide: true } as FastifySchema
 
 interface Served {
   readonly documents: readonly ApiVersionDocument[]
@@ -43,8 +45,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const collector = new RouteCollector(options.transform)
 
   fastify.addHook('onRoute', function (route: RouteOptions) {
-    const own = route.config?.swaggerTransform
-    if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) }
+    const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
+    if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
   })
   await fastify.register(swagger, {
     openapi: options.openapi,
@@ -90,8 +92,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.decorate('apiVersionDocuments', () => serve().documents)
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
-  fastify.get(`${options.routePrefix}/swagger-config`, { schema: { hide: true } }, async () => serve().config)
-  fastify.get(`${options.routePrefix}/:file`, { schema: { hide: true } }, function (request: FastifyRequest, reply: FastifyReply) {
+  fastify.get(`${options.routePrefix}/swagger-config`, { schema: hidden }, async () => serve().config)
+  fastify.get(`${options.routePrefix}/:file`, { schema: hidden }, function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
     const json = file.endsWith('.json')
     const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null

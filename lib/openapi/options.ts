@@ -1,4 +1,5 @@
-import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger'
+import type { onRequestHookHandler, preHandlerHookHandler } from 'fastify'
+import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from './split.js'
 
 /** Options of the docs page, passed on to @fastify/swagger-ui (which needs installing). */
@@ -7,28 +8,37 @@ export interface ApiVersioningOpenApiUiOptions {
   routePrefix?: string
   /** Swagger UI's own configuration; `configUrl` is the plugin's (it feeds the version picker). */
   uiConfig?: Record<string, unknown>
+  /** Hooks of the page's routes. */
+  uiHooks?: { onRequest?: onRequestHookHandler, preHandler?: preHandlerHookHandler }
   /** Any other @fastify/swagger-ui option (`theme`, `logo`, `staticCSP`, ...). */
   [option: string]: unknown
 }
 
+/** The base document: what every version's document starts from. */
+export interface OpenApiBase {
+  openapi?: string
+  info?: { title?: string, version?: string, description?: string, [keyword: string]: unknown }
+  [keyword: string]: unknown
+}
+
 export interface ApiVersioningOpenApiOptions {
   /** The base document, as @fastify/swagger's `openapi` option: `info`, `servers`, `components`, `tags`, ... */
-  openapi?: FastifyDynamicSwaggerOptions['openapi']
+  openapi?: OpenApiBase
   /** Where the documents are served: `{routePrefix}/{version}.json` and `.yaml`, `{routePrefix}/swagger-config`. Default `'/openapi'`. */
   routePrefix?: string
   /** Serve a docs page with a version picker: true, or the page's options. Needs @fastify/swagger-ui. */
   ui?: boolean | ApiVersioningOpenApiUiOptions
   /** As @fastify/swagger's `transform`: changes a route's schema or url before it is documented. */
-  transform?: SwaggerTransform
+  transform?: RouteTransform
   /** Runs on each version's document once it is built; returns the document to serve. */
   transformObject?: (context: { document: OpenApiDocument, version: string }) => OpenApiDocument
 }
 
 export interface ResolvedOpenApiOptions {
-  readonly openapi: NonNullable<FastifyDynamicSwaggerOptions['openapi']>
+  readonly openapi: OpenApiBase
   readonly routePrefix: string
   readonly ui: (ApiVersioningOpenApiUiOptions & { routePrefix: string }) | null
-  readonly transform: SwaggerTransform | null
+  readonly transform: RouteTransform | null
   readonly transformObject: ((context: { document: OpenApiDocument, version: string }) => OpenApiDocument) | null
 }
 

@@ -7,9 +7,9 @@ export async function loadPeer<T> (name: string, neededFor: string): Promise<T> 
   try {
     loaded = await import(name)
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException
-    // Only this package missing: a package it needs that is missing, or one that fails to load, is another story.
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${name}'`)) {
+    // Only this package missing (Node's words, in ESM and CommonJS; some loaders drop the error's code): a
+    // package it needs that is missing, or one that fails to load, is another story.
+    if (/^Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] === name) {
       throw new Error(`fastify-api-versioning/openapi: ${neededFor} needs the package ${name}, which is not installed; install it: npm install ${name}`, { cause: error })
     }
     throw error

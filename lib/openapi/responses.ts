@@ -40,7 +40,8 @@ type Kind = 'unspecified' | 'invalid' | 'ambiguous' | 'unsupported'
 export function describeVersionResponses (operation: OperationObject, declaration: DeclarationState, context: ResponseContext): void {
   if (declaration.kind === 'plain') return
   const { options } = context
-  const responses = operation.responses ?? (operation.responses = {})
+  // @fastify/swagger gives every operation its responses (a default one at least).
+  const responses = operation.responses as Record<string, Record<string, unknown>>
   for (const [status, kinds] of errorsOf(declaration, options)) {
     if (responses[status] !== undefined) continue
     responses[status] = options.problemDetails
@@ -48,8 +49,7 @@ export function describeVersionResponses (operation: OperationObject, declaratio
       : { description: describe(kinds) }
   }
   if (declaration.kind !== 'versioned' || !options.reportApiVersions) return
-  for (const response of Object.values(responses) as Array<Record<string, unknown>>) {
-    if (typeof response !== 'object' || response === null || '$ref' in response) continue
+  for (const response of Object.values(responses)) {
     const headers = { ...(response.headers as Record<string, unknown> | undefined) }
     addHeader(headers, 'api-supported-versions', 'The API versions this path supports', context.supportedHeader)
     addHeader(headers, 'api-deprecated-versions', 'The deprecated API versions this path still serves', context.deprecatedHeader)

@@ -48,7 +48,7 @@ export function registerUi (
     await scope.register(swaggerUi, {
       ...ui,
       uiConfig: { ...ui.uiConfig, configUrl: `${routePrefix}/swagger-config` },
-      uiHooks: { ...ui.uiHooks as object, onRequest: [redirect].concat((ui.uiHooks as { onRequest?: onRequestHookHandler } | undefined)?.onRequest ?? []) }
+      uiHooks: { ...ui.uiHooks, onRequest: [redirect].concat(ui.uiHooks?.onRequest ?? []) }
     })
   })
 }
