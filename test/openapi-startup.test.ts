@@ -55,7 +55,7 @@ t.test('registered before apiVersioning: a start-up error that says the order', 
 
 t.test('a missing peer is a start-up error naming the package to install', async t => {
   await t.rejects(loadPeer('@fastify/not-installed', 'the ui option'),
-    { message: 'fastify-api-versioning/openapi: the ui option needs the package @fastify/not-installed, which is not installed; install it: npm install @fastify/not-installed' })
+    { message: 'fastify-api-versioning/openapi needs the package @fastify/not-installed for the ui option, but it is not installed; install it: npm install @fastify/not-installed' })
   await t.rejects(loadPeer('data:text/javascript,throw new Error("broken")', 'x'), /broken/, 'a peer that fails to load fails as it does')
   t.equal(typeof await loadPeer('@fastify/swagger', 'x'), 'function')
 })

@@ -40,7 +40,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
   const { options: versioning, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
-  const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'fastify-api-versioning/openapi')
+  const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)
 

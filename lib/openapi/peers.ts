@@ -10,7 +10,7 @@ export async function loadPeer<T> (name: string, neededFor: string): Promise<T> 
     // Only this package missing (Node's words, in ESM and CommonJS; some loaders drop the error's code): a
     // package it needs that is missing, or one that fails to load, is another story.
     if (/^Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] === name) {
-      throw new Error(`fastify-api-versioning/openapi: ${neededFor} needs the package ${name}, which is not installed; install it: npm install ${name}`, { cause: error })
+      throw new Error(`fastify-api-versioning/openapi needs the package ${name} for ${neededFor}, but it is not installed; install it: npm install ${name}`, { cause: error })
     }
     throw error
   }
