@@ -53,6 +53,13 @@ t.test('registered before apiVersioning: a start-up error that says the order', 
   await t.rejects(async () => { await app.ready() }, /register apiVersioning \(from fastify-api-versioning\) first, then this plugin, then the routes/)
 })
 
+t.test('registered twice: a start-up error', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi)
+  await t.rejects(async () => { await app.register(apiVersioningOpenApi, { routePrefix: '/other' }) }, /fastify-api-versioning\/openapi is registered twice: register it once, after apiVersioning/)
+})
+
 t.test('a missing peer is a start-up error naming the package to install', async t => {
   await t.rejects(loadPeer('@fastify/not-installed', 'the ui option'),
     { message: 'fastify-api-versioning/openapi needs the package @fastify/not-installed for the ui option, but it is not installed; install it: npm install @fastify/not-installed' })

@@ -169,6 +169,7 @@ t.test('only the component schemas a document reaches, shared schemas under thei
 
 t.test('multi-method routes, prefixed plugins, and a route\'s own swaggerTransform', async t => {
   const app = await buildDocs({ problemDetails: true }, {}, async app => {
+    app.post('/n', { apiVersions: '1.0', schema: { operationId: 'm-post' } }, ok)
     app.route({ method: ['GET', 'POST'], url: '/m', apiVersions: '1.0', schema: { operationId: 'm' }, handler: ok })
     await app.register(async scope => {
       scope.get('/:id', { apiVersions: ['1.0', '2.0'] }, ok)
@@ -176,8 +177,8 @@ t.test('multi-method routes, prefixed plugins, and a route\'s own swaggerTransfo
       scope.get('/x', { apiVersions: '2.0', config: { swaggerTransform: false } }, ok)
     }, { prefix: '/shop' })
   })
-  t.same(Object.keys(operations(documentOf(app, '1.0'))), ['GET /m', 'POST /m', 'GET /shop/{id}'])
-  t.same(Object.values(operations(documentOf(app, '1.0'))).map(op => op.operationId), ['m', 'm-post', undefined], 'operationIds stay unique')
+  t.same(Object.keys(operations(documentOf(app, '1.0'))), ['POST /n', 'GET /m', 'POST /m', 'GET /shop/{id}'])
+  t.same(Object.values(operations(documentOf(app, '1.0'))).map(op => op.operationId), ['m-post', 'm', 'm-post3', undefined], 'operationIds stay unique')
   const v2 = operations(documentOf(app, '2.0'))
   t.same(Object.keys(v2), ['GET /shop/{id}', 'GET /shop/own', 'GET /shop/x'], 'a route with its own transform is still split')
   t.equal(v2['GET /shop/own'].summary, 'own')

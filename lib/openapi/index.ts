@@ -38,6 +38,9 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (state === undefined) {
     throw new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes')
   }
+  if (fastify.hasDecorator('apiVersionDocuments')) {
+    throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
+  }
   const { options: versioning, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
