@@ -89,7 +89,7 @@ function versionDocument (
     const target = paths[documented] ?? (paths[documented] = {})
     for (const [method, value] of Object.entries(item)) {
       if (!METHODS.has(method)) {
-        target[method] = value
+        target[method] = structuredClone(value)
         continue
       }
       const operation = structuredClone(value) as OperationObject
