@@ -1,25 +1,75 @@
-// An example service: `npm run example`, then try the requests printed below.
+// The example service: `npm start` (or `npm run example`), then open the URLs it prints.
+// An orders API in three versions (0.9 deprecated, 1.0, 2.0), one route versioned in the path, a health check
+// that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page.
 import Fastify from 'fastify'
+import { Type } from '@sinclair/typebox'
 import apiVersioning from '../dist/esm/index.js'
+import apiVersioningOpenApi from '../dist/esm/openapi/index.js'
 
 const app = Fastify({ logger: { level: 'warn' } })
 await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true })
+await app.register(apiVersioningOpenApi, {
+  openapi: {
+    openapi: '3.1.0',
+    info: { title: 'Orders', description: 'An example of fastify-api-versioning: one document per API version.' },
+    tags: [{ name: 'orders' }, { name: 'health' }]
+  },
+  ui: { routePrefix: '/docs' }
+})
 
-const orders = [{ id: 1, item: 'tea', quantity: 2 }]
-app.get('/orders', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, async () => orders.map(o => o.item))
-app.get('/orders', { apiVersions: '2.0' }, async () => orders)
-app.get('/api/v:apiVersion/orders', { apiVersions: ['1.0', '2.0'] }, async (request) => ({ version: String(request.apiVersion), orders }))
-app.get('/ping', { apiVersionNeutral: true }, async () => 'pong')
-app.get('/health', async () => 'ok')
+const Order = Type.Object({
+  id: Type.Integer(),
+  item: Type.String(),
+  quantity: Type.Integer({ minimum: 1 })
+}, { $id: 'Order', description: 'An order' })
+const NewOrder = Type.Object({ item: Type.String(), quantity: Type.Integer({ minimum: 1, default: 1 }) }, { $id: 'NewOrder' })
+const orders = [{ id: 1, item: 'tea', quantity: 2 }, { id: 2, item: 'scones', quantity: 6 }]
+
+app.get('/orders', {
+  apiVersions: '1.0',
+  deprecatedApiVersions: '0.9',
+  schema: { tags: ['orders'], summary: 'The items ordered', operationId: 'listOrderItems', response: { 200: Type.Array(Type.String()) } }
+}, async () => orders.map(o => o.item))
+
+app.get('/orders', {
+  apiVersions: '2.0',
+  schema: { tags: ['orders'], summary: 'The orders', operationId: 'listOrders', response: { 200: Type.Array(Order) } }
+}, async () => orders)
+
+app.post('/orders', {
+  apiVersions: '2.0',
+  schema: { tags: ['orders'], summary: 'Place an order', operationId: 'placeOrder', body: NewOrder, response: { 201: Order } }
+}, async (request, reply) => {
+  const order = { id: orders.length + 1, ...request.body }
+  orders.push(order)
+  return reply.code(201).send(order)
+})
+
+app.get('/api/v:apiVersion/orders/:id', {
+  apiVersions: ['1.0', '2.0'],
+  schema: { tags: ['orders'], summary: 'One order, the version in the path', operationId: 'getOrder', params: Type.Object({ apiVersion: Type.String(), id: Type.Integer() }), response: { 200: Order } }
+}, async (request, reply) => orders.find(o => o.id === request.params.id) ?? reply.callNotFound())
+
+app.get('/health', {
+  apiVersionNeutral: true,
+  schema: { tags: ['health'], summary: 'Liveness, whatever the version', operationId: 'health', response: { 200: Type.Object({ status: Type.Literal('ok') }) } }
+}, async () => ({ status: 'ok' }))
 
 const port = Number(process.env.PORT ?? 3000)
 await app.listen({ port, host: '127.0.0.1' })
-console.log(`Listening on http://127.0.0.1:${port}. Try:
-  curl -i 'http://127.0.0.1:${port}/orders?api-version=1.0'
-  curl -i -H 'api-version: 2.0' http://127.0.0.1:${port}/orders
-  curl -i 'http://127.0.0.1:${port}/orders?api-version=3.0'     # 400 Unsupported
-  curl -i http://127.0.0.1:${port}/orders                       # 400 Unspecified
-  curl -i 'http://127.0.0.1:${port}/orders?api-version=1.'      # 400 Invalid
-  curl -i 'http://127.0.0.1:${port}/orders?api-version=1&api-version=2'  # 400 Ambiguous
-  curl -i http://127.0.0.1:${port}/api/v2/orders
-  curl -i http://127.0.0.1:${port}/api/v9/orders                # 404 Unsupported`)
+const base = `http://127.0.0.1:${app.server.address().port}`
+console.log(`Orders API on ${base}
+  Docs page, with a version picker:  ${base}/docs/
+  OpenAPI documents:                 ${app.apiVersionDocuments().map(d => `${base}/openapi/${d.version}.json`).join('\n                                     ')}
+  Swagger UI configuration:          ${base}/openapi/swagger-config
+Try:
+  curl -i '${base}/orders?api-version=1.0'
+  curl -i -H 'api-version: 2.0' ${base}/orders
+  curl -i '${base}/orders?api-version=0.9'      # deprecated: see api-deprecated-versions
+  curl -i '${base}/orders?api-version=3.0'      # 400 Unsupported
+  curl -i ${base}/orders                        # 400 Unspecified
+  curl -i '${base}/orders?api-version=1.'       # 400 Invalid
+  curl -i '${base}/orders?api-version=1&api-version=2'  # 400 Ambiguous
+  curl -i ${base}/api/v2.0/orders/1
+  curl -i ${base}/api/v9/orders/1               # 404 Unsupported
+  curl -i ${base}/health`)

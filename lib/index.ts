@@ -16,6 +16,7 @@ import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
 import { routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
+import { kDeclaration, kState } from './state.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { problemDetailsWriter, problemError, writeProblem, type ProblemWriter } from './writers.js'
 
@@ -195,6 +196,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
     route.schema = allowVersionQuery(route.schema, options.queryNames)
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })
     const config = inPath ? pathReaders : readers
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(config), route.onRequest)
@@ -278,6 +280,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   fastify.decorate(kApiVersioning, true)
+  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined })
   fastify.decorateRequest('apiVersion', null)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
     const error = problemError(problem)

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 // Packs the package as npm would publish it, installs the tarball into a fresh app beside copies of its
-// dependencies, and uses it from ESM, CommonJS and TypeScript.
+// dependencies, and uses it from ESM, CommonJS and TypeScript: first without the optional peers (the main entry
+// needs none, and the openapi entry says what to install), then its openapi entry with them.
 const root = resolve(import.meta.dirname, '..')
 const env = { ...process.env, NODE_V8_COVERAGE: undefined, NODE_OPTIONS: undefined }
 const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
@@ -16,6 +17,7 @@ t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use'
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root))[0]
   const files: string[] = packed.files.map((f: { path: string }) => f.path)
   t.ok(files.includes('dist/esm/index.js') && files.includes('dist/cjs/index.js') && files.includes('dist/esm/index.d.ts'), 'ships dist')
+  t.ok(['esm', 'cjs'].every(build => files.includes(`dist/${build}/openapi/index.js`) && files.includes(`dist/${build}/openapi/index.d.ts`)), 'ships the openapi entry')
   t.notOk(files.some(f => f.startsWith('lib/') || f.startsWith('test/')), 'ships no sources or tests')
   t.notOk(existsSync(join(root, 'package.json.repo')), "the repository's package.json is back")
   t.match(readFileSync(join(root, 'package.json'), 'utf8'), /"prepare": "npm run build"/)
@@ -84,4 +86,71 @@ export const parsed: apiVersioning.ApiVersion = apiVersioning.ApiVersion.parse('
     files: ['consumer.mts', 'consumer.cts']
   }))
   t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app), '', 'the types check from both module systems')
+
+  writeFileSync(join(app, 'openapi.mjs'), `
+import Fastify from 'fastify'
+import apiVersioning from 'fastify-api-versioning'
+import apiVersioningOpenApi, { apiVersioningOpenApi as named } from 'fastify-api-versioning/openapi'
+const app = Fastify()
+await app.register(apiVersioning, { problemDetails: true })
+try {
+  await app.register(apiVersioningOpenApi, { ui: process.argv[2] === 'ui' })
+} catch (error) {
+  console.log(JSON.stringify({ error: error.message }))
+  process.exit(0)
+}
+app.get('/values', { apiVersions: ['1.0', '2.0'] }, async () => 'v')
+await app.ready()
+const docs = app.apiVersionDocuments()
+const json = await app.inject('/openapi/2.0.json')
+const page = await app.inject('/docs/')
+console.log(JSON.stringify([docs.map(d => d.version), json.json().paths['/values'].get.parameters[0].schema.enum, page.statusCode, named === apiVersioningOpenApi]))
+`)
+  t.same(JSON.parse(run('node', ['openapi.mjs'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger for the OpenAPI documents, but it is not installed; install it: npm install @fastify/swagger' },
+    'without @fastify/swagger: a start-up error that says what to install')
+  mkdirSync(join(modules, '@fastify'))
+  symlinkSync(join(root, 'node_modules', '@fastify', 'swagger'), join(modules, '@fastify', 'swagger'))
+  t.same(JSON.parse(run('node', ['openapi.mjs'], app)), [['1.0', '2.0'], ['2.0'], 404, true], 'ESM')
+  t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger-ui for the ui option, but it is not installed; install it: npm install @fastify/swagger-ui' })
+  symlinkSync(join(root, 'node_modules', '@fastify', 'swagger-ui'), join(modules, '@fastify', 'swagger-ui'))
+  t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), [['1.0', '2.0'], ['2.0'], 200, true], 'ESM, with the docs page')
+
+  writeFileSync(join(app, 'openapi.cjs'), `
+const Fastify = require('fastify')
+const apiVersioning = require('fastify-api-versioning')
+const apiVersioningOpenApi = require('fastify-api-versioning/openapi')
+const app = Fastify()
+app.register(apiVersioning)
+app.register(apiVersioningOpenApi.apiVersioningOpenApi, { routePrefix: '/specs' })
+app.register(async scope => { scope.get('/values', { apiVersions: '1.0' }, async () => 'v') })
+app.ready().then(async () => {
+  const yaml = await app.inject('/specs/1.0.yaml')
+  console.log(JSON.stringify([app.apiVersionDocuments().map(d => d.version), yaml.body.startsWith('openapi: '), typeof apiVersioningOpenApi.default]))
+})
+`)
+  t.same(JSON.parse(run('node', ['openapi.cjs'], app)), [['1.0'], true, 'function'], 'CommonJS')
+
+  writeFileSync(join(app, 'openapi-consumer.mts'), `
+import Fastify from 'fastify'
+import apiVersioning from 'fastify-api-versioning'
+import apiVersioningOpenApi, { type ApiVersionDocument } from 'fastify-api-versioning/openapi'
+const app = Fastify()
+await app.register(apiVersioning)
+await app.register(apiVersioningOpenApi, { openapi: { info: { title: 'T' } }, ui: { routePrefix: '/docs' } })
+export const documents: readonly ApiVersionDocument[] = app.apiVersionDocuments()
+// @ts-expect-error: an unknown option
+await app.register(apiVersioningOpenApi, { prefixRoute: '/x' })
+`)
+  writeFileSync(join(app, 'openapi-consumer.cts'), `
+import Fastify = require('fastify')
+import openapi = require('fastify-api-versioning/openapi')
+const app = Fastify.default()
+app.register(openapi.default, { routePrefix: '/openapi', transformObject: ({ document, version }) => ({ ...document, info: { ...document.info, title: version } }) })
+export const first: string | undefined = app.apiVersionDocuments()[0]?.version
+`)
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
+    files: ['openapi-consumer.mts', 'openapi-consumer.cts']
+  }))
+  t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app), '', 'the openapi entry\'s types check from both module systems')
 })

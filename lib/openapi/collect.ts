@@ -1,0 +1,65 @@
+import type { FastifySchema, RouteOptions } from 'fastify'
+import { kDeclaration, type DeclarationState } from '../state.js'
+
+/**
+ * Ends every documented url, followed by the route's index. @fastify/swagger keeps one operation per method
+ * and path, so routes that share them (one per version) would overwrite each other; with a distinct url per
+ * route they all reach the combined document, which `split` then cuts into one document per version.
+ * A NUL cannot be in a route's url, and it ends a trailing `:param` as a route would.
+ */
+export const SEPARATOR = '\0'
+
+/** What @fastify/swagger passes a `transform`. */
+export interface RouteTransformArgs {
+  schema: FastifySchema
+  url: string
+  route: RouteOptions
+  openapiObject: Record<string, any>
+}
+
+/** A @fastify/swagger `transform`: the schema and url to document the route with; either may be left out. */
+export type RouteTransform = (args: RouteTransformArgs) => { schema?: FastifySchema, url?: string }
+
+interface Transformed { schema: FastifySchema, url: string }
+
+const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false })
+
+/** Numbers the routes that @fastify/swagger documents and keeps their declarations, by number. */
+export class RouteCollector {
+  /** The declaration of each route, by the index its url ends with. */
+  readonly declarations: DeclarationState[] = []
+  private readonly indexes = new WeakMap<object, number>()
+  /** True while the plugin's own @fastify/swagger builds: only then do the routes' own transforms number the route. */
+  building = false
+  private readonly transform: RouteTransform | null
+
+  constructor (transform: RouteTransform | null) {
+    this.transform = transform
+  }
+
+  /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
+  readonly globalTransform = (args: RouteTransformArgs): Transformed =>
+    this.number(args, this.transform === null ? {} : this.transform(args))
+
+  /**
+   * Wraps a route's `config.swaggerTransform`, which @fastify/swagger runs instead of the global transform.
+   * Other @fastify/swagger registrations of the app share the route's config, and see the route's own result.
+   */
+  wrap (own: RouteTransform | false): RouteTransform {
+    return args => {
+      const result = own === false ? {} : own(args)
+      return this.building ? this.number(args, result) : result
+    }
+  }
+
+  private number (args: RouteTransformArgs, result: ReturnType<RouteTransform>): Transformed {
+    const route = args.route as RouteOptions & { [kDeclaration]?: DeclarationState }
+    let index = this.indexes.get(route)
+    if (index === undefined) {
+      // A route the versioning plugin did not declare (none yet) is unversioned.
+      index = this.declarations.push(route[kDeclaration] ?? PLAIN) - 1
+      this.indexes.set(route, index)
+    }
+    return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }
+  }
+}

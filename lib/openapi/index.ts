@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
+import { ApiVersion } from '../api-version.js'
+import { kState, type ApiVersioningState } from '../state.js'
+import { RouteCollector, type RouteTransform } from './collect.js'
+import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
+import { loadPeer } from './peers.js'
+import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
+import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
+import { toYaml } from './yaml.js'
+
+export type { RouteTransform, RouteTransformArgs } from './collect.js'
+export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, OpenApiBase } from './options.js'
+export type { ApiVersionDocument, OpenApiDocument } from './split.js'
+export type { SwaggerConfig } from './ui.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One OpenAPI document per API version, ascending; available once the app is ready. */
+    apiVersionDocuments (): readonly ApiVersionDocument[]
+  }
+}
+
+// The decorator of the plugin's own @fastify/swagger registration: a symbol, so the app can have its own.
+const kSwagger = Symbol('fastify-api-versioning.openapi.swagger')
+const COMPONENT_NAME = /^[\w.-]+$/
+const hidden = { hide: true } as FastifySchema
+
+interface Served {
+  readonly documents: readonly ApiVersionDocument[]
+  /** By version key: the document as JSON and as YAML text, made on first request. */
+  readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
+  readonly config: SwaggerConfig
+}
+
+async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOpenApiOptions): Promise<void> {
+  const state = (fastify as unknown as Record<symbol, ApiVersioningState | undefined>)[kState]
+  if (state === undefined) {
+    throw new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes')
+  }
+  if (fastify.hasDecorator('apiVersionDocuments')) {
+    throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
+  }
+  const { options: versioning, errorObjects } = state
+  const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
+  const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
+  const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
+  const collector = new RouteCollector(options.transform)
+
+  fastify.addHook('onRoute', function (route: RouteOptions) {
+    const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
+    if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
+  })
+  await fastify.register(swagger, {
+    openapi: options.openapi,
+    decorator: kSwagger,
+    transform: collector.globalTransform,
+    // Shared schemas keep their $id as their component's name, where it can be one.
+    refResolver: {
+      buildLocalReference (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number): string {
+        if (typeof json.$id === 'string' && COMPONENT_NAME.test(json.$id)) return json.$id
+        if (json.title === undefined && typeof json.$id === 'string') json.title = json.$id
+        return `def-${i}`
+      }
+    }
+  })
+
+  let ready = false
+  let served: Served | null = null
+  // Built on first use, after ready (@fastify/swagger's generation needs it), then kept: routes are final.
+  function serve (): Served {
+    if (served !== null) return served
+    if (!ready) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
+    collector.building = true
+    let combined: OpenApiDocument
+    try {
+      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
+    } finally {
+      collector.building = false
+    }
+    const documents = Object.freeze(splitDocument(combined, collector.declarations, {
+      options: versioning, errorObjects, transformObject: options.transformObject
+    }))
+    served = {
+      documents,
+      byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
+      config: swaggerConfig(documents, options.routePrefix)
+    }
+    return served
+  }
+  fastify.addHook('onReady', function (done) {
+    ready = true
+    done()
+  })
+  fastify.decorate('apiVersionDocuments', () => serve().documents)
+
+  // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
+  fastify.get(`${options.routePrefix}/swagger-config`, { schema: hidden }, async () => serve().config)
+  fastify.get(`${options.routePrefix}/:file`, { schema: hidden }, function (request: FastifyRequest, reply: FastifyReply) {
+    const file = (request.params as { file: string }).file
+    const json = file.endsWith('.json')
+    const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
+    const entry = version === null ? undefined : serve().byKey.get(version.key)
+    if (entry === undefined) return reply.callNotFound()
+    if (json) return reply.type('application/json; charset=utf-8').send(entry.json ??= JSON.stringify(entry.document.document))
+    return reply.type('application/yaml; charset=utf-8').send(entry.yaml ??= toYaml(entry.document.document))
+  })
+
+  if (swaggerUi !== null && options.ui !== null) {
+    registerUi(fastify, swaggerUi, options.ui, options.routePrefix, () => primaryVersion(serve().documents).version)
+  }
+}
+
+/**
+ * One OpenAPI document per API version, built from the routes' schemas by @fastify/swagger, and optionally a
+ * docs page with a version picker (@fastify/swagger-ui). Register it after `apiVersioning`, before the routes.
+ */
+export const apiVersioningOpenApi = fp(openApiPlugin, {
+  fastify: '5.x',
+  name: 'fastify-api-versioning-openapi'
+})
+export default apiVersioningOpenApi

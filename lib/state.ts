@@ -1,0 +1,26 @@
+import type { ApiVersion } from './api-version.js'
+import type { ResolvedOptions } from './options.js'
+import type { RouteKind } from './route-table.js'
+
+/**
+ * What `apiVersioning` knows that other entries (`fastify-api-versioning/openapi`) read: set on the instance,
+ * under a registry symbol so that the ESM and CommonJS builds of both entries agree on it.
+ */
+export const kState = Symbol.for('fastify-api-versioning.state')
+
+/** Set on each route's options object by `apiVersioning`'s onRoute hook: the route's checked declaration. */
+export const kDeclaration = Symbol.for('fastify-api-versioning.declaration')
+
+export interface ApiVersioningState {
+  readonly options: ResolvedOptions
+  /** `errorObjects` was registered before `apiVersioning`, so version errors are error objects. */
+  readonly errorObjects: boolean
+}
+
+export interface DeclarationState {
+  readonly kind: RouteKind
+  readonly supported: readonly ApiVersion[]
+  readonly deprecated: readonly ApiVersion[]
+  /** The route's path carries the version (`/v:apiVersion/...`). */
+  readonly inPath: boolean
+}

@@ -1,0 +1,68 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning from '../lib/index.js'
+import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions } from '../lib/openapi/index.js'
+import { loadPeer } from '../lib/openapi/peers.js'
+
+t.test('bad options fail start-up, naming the option', async t => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ routePrefix: 'openapi' }, /routePrefix must be a path such as '\/openapi': starting with '\/', without a trailing '\/' or route parameters \(got "openapi"\)/],
+    [{ routePrefix: '/openapi/' }, /routePrefix must be a path/],
+    [{ routePrefix: '/docs/:version' }, /routePrefix must be a path/],
+    [{ routePrefix: 7 }, /routePrefix must be a path/],
+    [{ openapi: 'doc' }, /openapi must be an object: the base OpenAPI document/],
+    [{ openapi: [] }, /openapi must be an object/],
+    [{ openapi: { openapi: '2.0' } }, /openapi.openapi must be an OpenAPI version 3.0.x or 3.1.x, such as '3.1.0' \(got "2.0"\)/],
+    [{ openapi: { openapi: '3.2.0' } }, /openapi.openapi must be an OpenAPI version 3.0.x or 3.1.x/],
+    [{ openapi: { openapi: 3.1 } }, /openapi.openapi must be/],
+    [{ ui: 'yes' }, /ui must be a boolean or an object of @fastify\/swagger-ui options/],
+    [{ ui: null }, /ui must be a boolean or an object/],
+    [{ ui: { uiConfig: 'x' } }, /ui.uiConfig must be an object/],
+    [{ ui: { routePrefix: 'docs' } }, /ui.routePrefix must be a path such as '\/docs'/],
+    [{ ui: { routePrefix: '/openapi' } }, /ui.routePrefix and routePrefix must differ \(both are "\/openapi"\)/],
+    [{ transform: {} }, /transform must be a function/],
+    [{ transformObject: 'x' }, /transformObject must be a function/],
+    [{ routeprefix: '/x' }, /unknown option "routeprefix"/]
+  ]
+  for (const [options, message] of cases) {
+    const app = Fastify()
+    await app.register(apiVersioning)
+    app.register(apiVersioningOpenApi, options as ApiVersioningOpenApiOptions)
+    await t.rejects(async () => { await app.ready() }, new TypeError(), JSON.stringify(options))
+    await t.rejects(async () => {
+      const again = Fastify()
+      await again.register(apiVersioning)
+      await again.register(apiVersioningOpenApi, options as ApiVersioningOpenApiOptions)
+    }, message, JSON.stringify(options))
+  }
+})
+
+t.test('good options', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi, { routePrefix: '/a/b-c.d', ui: false, openapi: { openapi: '3.0.0' } })
+  app.get('/x', { apiVersions: '1.0' }, async () => 'x')
+  await app.ready()
+  t.equal((await app.inject('/a/b-c.d/1.0.json')).statusCode, 200)
+  t.equal((await app.inject('/docs')).statusCode, 404, 'no page unless asked')
+})
+
+t.test('registered before apiVersioning: a start-up error that says the order', async t => {
+  const app = Fastify()
+  app.register(apiVersioningOpenApi)
+  await t.rejects(async () => { await app.ready() }, /register apiVersioning \(from fastify-api-versioning\) first, then this plugin, then the routes/)
+})
+
+t.test('registered twice: a start-up error', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi)
+  await t.rejects(async () => { await app.register(apiVersioningOpenApi, { routePrefix: '/other' }) }, /fastify-api-versioning\/openapi is registered twice: register it once, after apiVersioning/)
+})
+
+t.test('a missing peer is a start-up error naming the package to install', async t => {
+  await t.rejects(loadPeer('@fastify/not-installed', 'the ui option'),
+    { message: 'fastify-api-versioning/openapi needs the package @fastify/not-installed for the ui option, but it is not installed; install it: npm install @fastify/not-installed' })
+  await t.rejects(loadPeer('data:text/javascript,throw new Error("broken")', 'x'), /broken/, 'a peer that fails to load fails as it does')
+  t.equal(typeof await loadPeer('@fastify/swagger', 'x'), 'function')
+})

@@ -1,0 +1,45 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import apiVersioning from '../lib/index.js'
+import apiVersioningOpenApi from '../lib/openapi/index.js'
+import { buildDocs } from './openapi-helpers.js'
+
+const ok = async () => 'ok'
+
+t.test('ui: the docs page, its assets served locally, its picker fed by swagger-config', async t => {
+  const calls: string[] = []
+  const app = await buildDocs({ problemDetails: true }, {
+    ui: { routePrefix: '/reference', uiConfig: { docExpansion: 'list' }, uiHooks: { onRequest: (request, _reply, done) => { calls.push(request.url); done() } } }
+  }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'] }, ok)
+  })
+  const page = await app.inject('/reference/')
+  t.equal(page.statusCode, 200)
+  t.match(page.body, /<div id="swagger-ui">/)
+  t.notMatch(page.body, /https?:\/\/(?!www\.w3\.org)/, 'no asset from elsewhere')
+  const init = await app.inject('/reference/static/swagger-initializer.js')
+  t.match(init.body, /"configUrl":"\/openapi\/swagger-config"/)
+  t.match(init.body, /"docExpansion":"list"/, 'the app\'s uiConfig is kept')
+  t.equal((await app.inject('/reference/static/swagger-ui-bundle.js')).statusCode, 200)
+  const json = await app.inject('/reference/json')
+  t.equal(json.statusCode, 302)
+  t.equal(json.headers.location, '/openapi/2.0.json', 'its own json route points at the primary version')
+  t.equal((await app.inject('/reference/yaml')).headers.location, '/openapi/2.0.yaml')
+  t.ok(calls.includes('/reference/'), 'the app\'s uiHooks still run')
+  t.equal((await app.inject('/reference/?api-version=garbage')).statusCode, 200, 'unversioned')
+})
+
+t.test('ui: true serves the page at /docs, beside the app\'s own @fastify/swagger and @fastify/swagger-ui', async t => {
+  const app = Fastify()
+  await app.register(swagger, { openapi: { info: { title: 'own', version: '1' } } })
+  await app.register(swaggerUi, { routePrefix: '/own-docs' })
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi, { ui: true })
+  app.get('/a', { apiVersions: '1.0' }, ok)
+  await app.ready()
+  t.equal((await app.inject('/docs/')).statusCode, 200)
+  t.equal((await app.inject('/own-docs/json')).json().info.title, 'own')
+  t.same(Object.keys((await app.inject('/own-docs/json')).json().paths), ['/a'], 'the page routes are hidden from the app\'s own document')
+})

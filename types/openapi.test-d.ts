@@ -1,0 +1,50 @@
+// Type tests of fastify-api-versioning/openapi: compiled by `npm run typecheck` (part of `npm test`).
+import Fastify from 'fastify'
+import type { SwaggerTransform } from '@fastify/swagger'
+import apiVersioning from '../lib/index.js'
+import apiVersioningOpenApi, {
+  apiVersioningOpenApi as named,
+  type ApiVersionDocument, type ApiVersioningOpenApiOptions, type OpenApiDocument, type RouteTransform, type SwaggerConfig
+} from '../lib/openapi/index.js'
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+function expectType<T extends true> (): T | void {}
+
+const app = Fastify()
+await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true })
+await app.register(apiVersioningOpenApi, {
+  openapi: { openapi: '3.1.0', info: { title: 'Orders' }, servers: [{ url: 'https://example.com' }] },
+  routePrefix: '/openapi',
+  ui: { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, uiHooks: { onRequest: (_request, _reply, done) => done() }, theme: { title: 'Orders' } },
+  transform: ({ schema, url, route }) => ({ schema: { ...schema, tags: [String(route.method)] }, url }),
+  transformObject: ({ document, version }) => ({ ...document, info: { ...document.info, title: `Orders ${version}` } })
+})
+await app.register(named, { ui: true })
+await app.register(apiVersioningOpenApi)
+// A @fastify/swagger transform fits, and so does one that returns only what it changes.
+const swaggerTransform: SwaggerTransform = ({ schema, url }) => ({ schema, url })
+await app.register(apiVersioningOpenApi, { transform: swaggerTransform })
+const partial: RouteTransform = ({ url }) => ({ url: url.replace('/internal', '') })
+const options: ApiVersioningOpenApiOptions = { transform: partial, ui: false }
+// @ts-expect-error: an unknown option
+await app.register(apiVersioningOpenApi, { routeprefix: '/x' })
+// @ts-expect-error: a prefix is a string
+await app.register(apiVersioningOpenApi, { routePrefix: 1 })
+// @ts-expect-error: transformObject returns the document
+await app.register(apiVersioningOpenApi, { transformObject: () => 'x' })
+// @ts-expect-error: ui is a boolean or options
+await app.register(apiVersioningOpenApi, { ui: 'yes' })
+
+app.get('/own', { apiVersions: '1.0', config: { swaggerTransform: false } }, async () => 'x')
+
+const documents = app.apiVersionDocuments()
+expectType<Equal<typeof documents, readonly ApiVersionDocument[]>>()
+expectType<Equal<ApiVersionDocument['version'], string>>()
+expectType<Equal<ApiVersionDocument['deprecated'], boolean>>()
+const document: OpenApiDocument = documents[0].document
+const title: string = document.info.title
+const paths: Record<string, Record<string, unknown>> = document.paths
+// @ts-expect-error: documents are read-only
+documents[0].version = '2.0'
+const config: SwaggerConfig = { urls: [{ url: '/openapi/1.0.json', name: '1.0' }], 'urls.primaryName': '1.0' }
+export { options, title, paths, config }
