@@ -50,6 +50,7 @@ export const SERVERS = [
   { name: 'fastify-api-versioning', id: 'plugin', args: ['servers/plugin.mjs'], requests: ours },
   { name: 'fastify-api-versioning, reportApiVersions', id: 'plugin-report', args: ['servers/plugin.mjs', 'report'], requests: ours },
   { name: 'fastify-api-versioning, media type reader', id: 'plugin-media', args: ['servers/plugin.mjs', 'media'], requests: media },
+  { name: 'fastify-api-versioning, with the OpenAPI entry and docs page', id: 'plugin-openapi', args: ['servers/plugin.mjs', 'openapi'], requests: ours },
   { name: 'fastify-api-versioning, an enforced sunset policy on 1.0', id: 'plugin-policy', args: ['servers/plugin.mjs', 'policy'], requests: ours },
   {
     name: 'Fastify constraints: { version }',

@@ -1,6 +1,7 @@
 // fastify-api-versioning: query, header and URL segment readers, two versions, problem details. With
 // `node plugin.mjs report` the version headers too; `media` adds the media type reader (`v`); `policy` gives 1.0
-// a deprecation and an enforced sunset (far off, so 1.0 is still served, with its policy headers).
+// a deprecation and an enforced sunset (far off, so 1.0 is still served, with its policy headers); `openapi`
+// registers the OpenAPI entry with its docs page (documents built before the load starts).
 import Fastify from 'fastify'
 import apiVersioning from '../../dist/esm/index.js'
 import { payload, ready } from './payload.mjs'
@@ -20,9 +21,14 @@ await app.register(apiVersioning, {
         }
       }
 })
+if (mode === 'openapi') {
+  const { default: apiVersioningOpenApi } = await import('../../dist/esm/openapi/index.js')
+  await app.register(apiVersioningOpenApi, { openapi: { info: { title: 'bench', version: '1' } }, ui: { routePrefix: '/docs' } })
+}
 app.get('/items', { apiVersions: '1.0' }, async () => payload)
 app.get('/items', { apiVersions: '2.0' }, async () => payload)
 app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, async () => payload)
 app.get('/health', async () => payload)
 await app.listen({ port: 0, host: '127.0.0.1' })
+if (mode === 'openapi') app.apiVersionDocuments()
 ready(app.server.address().port)
