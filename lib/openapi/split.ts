@@ -3,6 +3,7 @@ import type { ResolvedOptions } from '../options.js'
 import { ProblemDetailsSchema } from '../problem-schema.js'
 import type { DeclarationState } from '../state.js'
 import { SEPARATOR } from './collect.js'
+import { describePolicy, isRetired, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
 import { describeVersionResponses, ERROR_OBJECT, ErrorObjectSchema, PROBLEM_DETAILS } from './responses.js'
 
@@ -65,8 +66,11 @@ export function splitDocument (combined: OpenApiDocument, declarations: readonly
     supported.add(context.options.defaultVersion.key)
   }
   const headers = headersByPath(routes)
+  // A version past its enforced sunset is served no more: it has no document.
+  const now = context.options.now()
+  const live = [...versions.values()].filter(version => !isRetired(context.options.policies.get(version.key), now))
 
-  return [...versions.values()].sort((a, b) => a.compareTo(b)).map(version => {
+  return live.sort((a, b) => a.compareTo(b)).map(version => {
     const deprecated = !supported.has(version.key)
     let document = versionDocument(combined, routes, headers, version, deprecated, context)
     if (context.transformObject !== null) document = context.transformObject({ document, version: String(version) })
@@ -96,6 +100,7 @@ function versionDocument (
       if (routeDeprecated) operation.deprecated = true
       describeVersionParameters(operation, declaration, version, context.options)
       describeVersionResponses(operation, declaration, { ...context, supportedHeader, deprecatedHeader })
+      if (context.options.mediaType !== null && declaration.kind === 'versioned') versionMediaTypes(operation, version, context.options.mediaType)
       uniqueOperationId(operation, method, operationIds)
       target[method] = operation
     }
@@ -104,10 +109,12 @@ function versionDocument (
   // Each document is the caller's to change (transformObject): it shares nothing with the others.
   const document: OpenApiDocument = { ...structuredClone({ ...combined, paths: {} }), paths }
   document.info.version = text
-  if (deprecated) {
+  const policy = context.options.policies.get(version.key)
+  if (deprecated && policy?.deprecationPolicy == null) {
     const notice = 'This API version is deprecated.'
     document.info.description = combined.info.description === undefined ? notice : `${combined.info.description}\n\n${notice}`
   }
+  describePolicy(document.info, policy)
   const schemas: Record<string, unknown> = { ...document.components?.schemas }
   schemas[PROBLEM_DETAILS] = structuredClone(problemDetailsComponent)
   schemas[ERROR_OBJECT] = structuredClone(ErrorObjectSchema)
