@@ -14,7 +14,8 @@ import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from '
 import { allowVersionQuery } from './query-schema.js'
 import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
-import { routePathKey, routerPathOptions } from './route-path.js'
+import { createNearMissWarnings } from './near-misses.js'
+import { constraintKey, hasParam, routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
 import { kDeclaration, kState } from './state.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
@@ -62,17 +63,6 @@ const kFallback = Symbol('fastify-api-versioning.fallback')
 
 type Done = (err?: Error) => void
 type Route = RouteOptions & { prefix: string, routePath: string, [kFallback]?: true }
-
-// Route options a JS user may write for ours; they would be ignored silently.
-const NEAR_MISSES: Record<string, string> = {
-  apiVersion: 'apiVersions',
-  version: 'apiVersions',
-  versions: 'apiVersions',
-  deprecatedApiVersion: 'deprecatedApiVersions',
-  apiVersionsNeutral: 'apiVersionNeutral',
-  versionNeutral: 'apiVersionNeutral'
-}
-const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
 
 function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOptions, done: Done): void {
   let options: ReturnType<typeof resolveOptions>
@@ -173,6 +163,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     retired: lifecycle.retired
   }))
 
+  const nearMisses = createNearMissWarnings(message => fastify.log.warn(message))
   // The hidden routes of a prefix's root, with the routes they stand for (see prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: Route[] }>()
 
@@ -189,7 +180,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (own !== undefined) {
       throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
     }
-    warnNearMisses(route, label)
+    nearMisses(route, label)
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
@@ -245,23 +236,6 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
-  // Once per path and option: a GET route's HEAD route has the same options.
-  const warned = new Set<string>()
-  function warnNearMisses (route: Route, label: string): void {
-    const config = (route.config ?? {}) as Record<string, unknown>
-    const warn = (option: string, message: string): void => {
-      if (warned.has(route.url + ' ' + option)) return
-      warned.add(route.url + ' ' + option)
-      fastify.log.warn(`fastify-api-versioning: route ${label} has ${option}, which is ignored; ${message}`)
-    }
-    for (const name of Object.keys(NEAR_MISSES)) {
-      if (name in route) warn(`the option ${name}`, `did you mean ${NEAR_MISSES[name]}?`)
-    }
-    for (const name of [...OURS, ...Object.keys(NEAR_MISSES)]) {
-      if (name in config) warn(`config.${name}`, `${NEAR_MISSES[name] ?? name} is a route option, beside config`)
-    }
-  }
-
   // The path version is a route parameter: ask the router itself which route the URL takes, as the hidden
   // route (every versioned path has one), so its matching options and precedence apply unchanged. The host is
   // passed, as the router would derive it, for hidden routes that carry a host constraint.
@@ -308,22 +282,6 @@ function toArray<T> (hooks: T | T[] | undefined): T[] {
 
 function prepend<T> (hook: T, hooks: T | T[] | undefined): T[] {
   return [hook, ...toArray(hooks)]
-}
-
-// Routes on one path with other constraints that differ get hidden routes of their own.
-function constraintKey (constraints: Record<string, unknown>): string {
-  const names = Object.keys(constraints)
-  return names.length === 0 ? '' : JSON.stringify(names.sort().map(name => [name, constraints[name]]))
-}
-
-// True when `url` has the route parameter `name` (`:name`, ending the segment or followed by '-', '.', '(').
-function hasParam (url: string, name: string): boolean {
-  const token = ':' + name
-  for (let i = url.indexOf(token); i !== -1; i = url.indexOf(token, i + 1)) {
-    const next = url.charCodeAt(i + token.length)
-    if (Number.isNaN(next) || next === 47 || next === 45 || next === 46 || next === 40) return true
-  }
-  return false
 }
 
 /** The plugin: register it before the routes it versions. */

@@ -70,3 +70,19 @@ function closingParenthesis (path: string, open: number): number {
   }
   return path.length - 1
 }
+
+// Routes on one path with other constraints that differ get hidden routes of their own.
+export function constraintKey (constraints: Record<string, unknown>): string {
+  const names = Object.keys(constraints)
+  return names.length === 0 ? '' : JSON.stringify(names.sort().map(name => [name, constraints[name]]))
+}
+
+// True when `url` has the route parameter `name` (`:name`, ending the segment or followed by '-', '.', '(').
+export function hasParam (url: string, name: string): boolean {
+  const token = ':' + name
+  for (let i = url.indexOf(token); i !== -1; i = url.indexOf(token, i + 1)) {
+    const next = url.charCodeAt(i + token.length)
+    if (Number.isNaN(next) || next === 47 || next === 45 || next === 46 || next === 40) return true
+  }
+  return false
+}

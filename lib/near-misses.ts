@@ -1,0 +1,29 @@
+// Route options a JS user may write for ours: without a word they would be ignored.
+const NEAR_MISSES: Record<string, string> = {
+  apiVersion: 'apiVersions',
+  version: 'apiVersions',
+  versions: 'apiVersions',
+  deprecatedApiVersion: 'deprecatedApiVersions',
+  apiVersionsNeutral: 'apiVersionNeutral',
+  versionNeutral: 'apiVersionNeutral'
+}
+const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
+
+/** Warns of near misses of the route options, once per path and option (a GET route's HEAD route has the same). */
+export function createNearMissWarnings (warn: (message: string) => void) {
+  const warned = new Set<string>()
+  return function check (route: { url: string, config?: unknown }, label: string): void {
+    const config = (route.config ?? {}) as Record<string, unknown>
+    const once = (option: string, message: string): void => {
+      if (warned.has(route.url + ' ' + option)) return
+      warned.add(route.url + ' ' + option)
+      warn(`fastify-api-versioning: route ${label} has ${option}, which is ignored; ${message}`)
+    }
+    for (const name of Object.keys(NEAR_MISSES)) {
+      if (name in route) once(`the option ${name}`, `did you mean ${NEAR_MISSES[name]}?`)
+    }
+    for (const name of [...OURS, ...Object.keys(NEAR_MISSES)]) {
+      if (name in config) once(`config.${name}`, `${NEAR_MISSES[name] ?? name} is a route option, beside config`)
+    }
+  }
+}
