@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { ProblemWriter } from './writers.js'
+import { trustWriter, type ProblemWriter } from './writers.js'
 
 export interface ErrorObjectsOptions {
   /** Also write every other error response of the app (thrown errors, 404s) as an error object. Default false. */
@@ -58,7 +58,7 @@ export function createErrorObjectWriter (
   versionTypes: ReadonlySet<string>,
   targetOf: (request: FastifyRequest) => string | null
 ): ProblemWriter {
-  return {
+  return trustWriter({
     canWrite: ({ problem }) => config.allErrors || versionTypes.has(problem.type as string),
     write ({ problem, request, reply }) {
       const error: ErrorObject['error'] = {}
@@ -69,7 +69,7 @@ export function createErrorObjectWriter (
       if (typeof problem.detail === 'string' && problem.detail !== '') error.innerError = { message: problem.detail }
       reply.code(problem.status).type(JSON_TYPE).send(JSON.stringify({ error }))
     }
-  }
+  })
 }
 
 // Fastify's own error body: {statusCode, code?, error, message}. Anything else (a user's format) is left alone.

@@ -22,8 +22,17 @@ export interface ProblemWriter {
   write (context: ProblemWriterContext): unknown
 }
 
+// The plugin's own writers always send at once, so they are called without the safety net below.
+const trusted = new WeakSet<ProblemWriter>()
+
+/** Marks one of the plugin's own writers: it sends synchronously and never throws. */
+export function trustWriter<T extends ProblemWriter> (writer: T): T {
+  trusted.add(writer)
+  return writer
+}
+
 /** The default writer: `application/problem+json`, serialized through ProblemDetailsSchema. */
-export const problemDetailsWriter: ProblemWriter = {
+export const problemDetailsWriter: ProblemWriter = trustWriter({
   name: 'problemDetails',
   canWrite: () => true,
   write ({ problem, reply }) {
@@ -31,39 +40,47 @@ export const problemDetailsWriter: ProblemWriter = {
     const body = serializeProblem(problem)
     reply.code(problem.status).type(PROBLEM_JSON).send(body)
   }
+})
+
+/**
+ * Hands the problem to the first writer whose `canWrite` accepts it. A writer of the app that throws, rejects, or
+ * ends without sending is a server bug: logged with its name, answered 500 through the app's error handler.
+ */
+export function writeProblem (writers: readonly ProblemWriter[], names: readonly string[], context: ProblemWriterContext): void {
+  let index = 0
+  try {
+    while (!writers[index].canWrite(context)) index++
+    if (trusted.has(writers[index])) {
+      writers[index].write(context)
+      return
+    }
+  } catch (error) {
+    return failed(context.reply, names[index], error)
+  }
+  watched(writers[index], names[index], context)
 }
 
 /**
- * Hands the problem to the first writer whose `canWrite` accepts it. A writer that throws, rejects, or ends
- * without sending is a server bug: logged with its name, answered 500 through the app's error handler.
+ * Runs a writer of the app on a stand-in of the reply that notes whether `send` was called: `reply.sent` stays
+ * false while async onSend hooks run, and the reply itself is not touched (a property set on it would slow every
+ * later request down).
  */
-export function writeProblem (writers: readonly ProblemWriter[], names: readonly string[], context: ProblemWriterContext): void {
+function watched (writer: ProblemWriter, name: string, context: ProblemWriterContext): void {
   const reply = context.reply
-  // `reply.sent` stays false while async onSend hooks run, so whether `send` was called is watched here.
   let sending = false
-  const send = reply.send
-  reply.send = function (this: FastifyReply, payload?: unknown) {
+  const send = (payload?: unknown): FastifyReply => {
     sending = true
-    return send.call(this, payload)
+    return reply.send(payload)
   }
-  let name = 'problem writer'
-  const fail = (thrown: unknown): void => {
-    restore()
-    const error = thrown instanceof Error ? thrown : new Error(String(thrown))
-    reply.log.error({ err: error }, `fastify-api-versioning: ${name} failed to write a problem`)
-    if (!sending && !reply.sent) reply.code(500).send(error)
-  }
-  const restore = (): void => { if (reply.send !== send) delete (reply as Partial<FastifyReply>).send }
+  const standIn = new Proxy(reply, { get: (target, key) => key === 'send' ? send : Reflect.get(target, key, target) })
+  const fail = (error: unknown): void => failed(reply, name, error, !sending)
   const check = (): void => {
-    restore()
-    if (!sending && !reply.sent) fail(new Error(`fastify-api-versioning: ${name} neither sent the reply nor returned a promise that does`))
+    if (!sending && !reply.sent) failed(reply, name, new Error(`fastify-api-versioning: ${name} neither sent the reply nor returned a promise that does`))
   }
   try {
-    const index = writers.findIndex(writer => writer.canWrite(context))
-    name = names[index]
-    const written = writers[index].write(context)
+    const written = writer.write({ ...context, reply: standIn })
     // The reply is thenable (it resolves once the response ends): never wait on it.
-    if (written !== reply && typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
+    if (written !== standIn && written !== reply && typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
       Promise.resolve(written).then(check, fail)
     } else {
       check()
@@ -71,6 +88,13 @@ export function writeProblem (writers: readonly ProblemWriter[], names: readonly
   } catch (error) {
     fail(error)
   }
+}
+
+// Logged always; answered 500 unless a response is already on its way.
+function failed (reply: FastifyReply, name: string, thrown: unknown, answer = true): void {
+  const error = thrown instanceof Error ? thrown : new Error(String(thrown))
+  reply.log.error({ err: error }, `fastify-api-versioning: ${name} failed to write a problem`)
+  if (answer && !reply.sent) reply.code(500).send(error)
 }
 
 /** Checks what `reply.problem()` was given; the message says what is wrong, or null. */

@@ -40,10 +40,23 @@ t.test('a problem writer may return nothing, a promise or the reply; none crashe
   }
 })
 
+t.test('writing a problem leaves the reply object as Fastify made it', async t => {
+  // A property set on a reply (even if deleted again) turns replies into slow objects: every later request pays.
+  const owned: string[] = []
+  const app = await build({ problemDetails: true, problemWriters: [{ canWrite: ({ problem }) => problem.status === 409, write: ({ reply }) => reply.code(409).send('mine') }] }, app => {
+    app.addHook('onResponse', async (request, reply) => { owned.push(...Object.keys(reply).filter(key => key === 'send')) })
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    app.get('/mine', async (request, reply) => reply.problem({ status: 409 }))
+  })
+  t.equal((await app.inject('/a?api-version=2')).statusCode, 400)
+  t.equal((await app.inject('/mine')).body, 'mine')
+  t.same(owned, [])
+})
+
 t.test('a writer that throws, rejects or never sends is answered 500 and logged by name', async t => {
   const writers: Array<[ProblemWriter, string, RegExp]> = [
     [{ canWrite: () => true, write: () => { throw new Error('boom') } }, 'problemWriters[0]', /boom/],
-    [{ canWrite: () => { throw new Error('can') }, write: () => {} }, 'problem writer', /can/],
+    [{ canWrite: () => { throw new Error('can') }, write: () => {} }, 'problemWriters[0]', /can/],
     [{ name: 'lazy', canWrite: () => true, write: () => {} }, 'lazy', /lazy neither sent the reply nor returned a promise/],
     [{ name: 'later', canWrite: () => true, write: async () => {} }, 'later', /later neither sent/],
     [{ name: 'rejects', canWrite: () => true, write: async () => { throw new Error('nope') } }, 'rejects', /nope/],
