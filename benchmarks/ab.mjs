@@ -1,5 +1,6 @@
 // A/B of two server scripts on a few paths, alternating, the server CPU per request from /proc (pinned as in
 // run.mjs): `node ab.mjs servers/a.mjs servers/b.mjs /path1 /path2 ...`. For bisecting a cost, not for results.md.
+import { cpuMicros, startLoad, startServer, stop } from './proc.mjs'
 const [a, b] = process.argv.slice(2, 4)
 const paths = process.argv.slice(4)
 for (let round = 0; round < 3; round++) {
