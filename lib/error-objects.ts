@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { trustWriter, type ProblemWriter } from './writers.js'
@@ -62,7 +63,7 @@ export function createErrorObjectWriter (
     canWrite: ({ problem }) => config.allErrors || versionTypes.has(problem.type as string),
     write ({ problem, request, reply }) {
       const error: ErrorObject['error'] = {}
-      if (typeof problem.code === 'string') error.code = problem.code
+      error.code = typeof problem.code === 'string' ? problem.code : identifier(STATUS_CODES[problem.status] ?? 'Error')
       if (typeof problem.title === 'string') error.message = problem.title
       const target = versionTypes.has(problem.type as string) ? targetOf(request) : null
       if (target !== null) error.target = target

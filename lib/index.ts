@@ -74,8 +74,9 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasConstraintStrategy(STRATEGY)) {
     return done(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'))
   }
-  if (fastify.printRoutes() !== EMPTY_ROUTES) {
-    fastify.log.warn('fastify-api-versioning: routes were declared before the plugin was loaded, and any apiVersions they declare are ignored; declare versioned routes after `await app.register(apiVersioning, ...)`')
+  const early = routesBefore(fastify)
+  if (early.length > 0) {
+    fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}), and any apiVersions they declare are ignored; declare versioned routes after \`await app.register(apiVersioning, ...)\``)
   }
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
@@ -268,7 +269,16 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   done()
 }
 
-const EMPTY_ROUTES = '(empty tree)'
+// The routes already there when the plugin loads, as printRoutes lists them; a catch-all OPTIONS route (CORS
+// preflight, as @fastify/cors adds) is no route anyone versions.
+function routesBefore (fastify: FastifyInstance): string[] {
+  const routes: string[] = []
+  for (const line of fastify.printRoutes({ commonPrefix: false }).split('\n')) {
+    const route = line.replace(/^[\s│├└─]+/, '')
+    if (route !== '' && route !== '(empty tree)' && route !== '* (OPTIONS)') routes.push(route)
+  }
+  return routes
+}
 
 // What a versioned or neutral route answers depends on where versions are read: caches must know.
 function varyOf (headerNames: readonly string[], mediaType: boolean): string | null {

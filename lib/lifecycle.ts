@@ -60,8 +60,13 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
     if (selector === 'default') return null
     if (typeof selector === 'function') {
       return (req: IncomingMessage, node: NodeVersions) => {
-        const frozen = (node.selection ??= [Object.freeze([...node.supported]), Object.freeze([...node.deprecated])]) as [ApiVersion[], ApiVersion[]]
-        return selectPerRequest(selector, req, frozen[0], frozen[1], error => options.log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
+        let [supported, deprecated] = (node.selection ??= [Object.freeze([...node.supported]), Object.freeze([...node.deprecated])]) as [readonly ApiVersion[], readonly ApiVersion[]]
+        // A version past its enforced sunset is not offered: it is implemented no more.
+        if (retired !== null) {
+          supported = Object.freeze(supported.filter(v => !retired(v)))
+          deprecated = Object.freeze(deprecated.filter(v => !retired(v)))
+        }
+        return selectPerRequest(selector, req, supported, deprecated, error => options.log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
       }
     }
     // Resolved once per router node; with enforced sunsets, a pick per period.

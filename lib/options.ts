@@ -142,7 +142,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   }
 
   const now = options.now ?? Date.now
-  if (typeof now !== 'function') fail(`now must be a function that returns the time in ms (got ${typeof now})`)
+  if (typeof now !== 'function' || !Number.isFinite(now())) fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (got ${typeof now === 'function' ? 'a function returning ' + String(now()) : typeof now})`)
   const apiVersionSelector = resolveSelector(options.apiVersionSelector)
   const assume = boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified')
   if (apiVersionSelector !== 'default' && !assume) warn('fastify-api-versioning: apiVersionSelector is used only with assumeDefaultVersionWhenUnspecified: true')

@@ -2,5 +2,7 @@
 // CommonJS entry exports the plugin itself, with `.default` and the named exports on it.
 import { appendFileSync, writeFileSync } from 'node:fs'
 writeFileSync(new URL('../dist/cjs/package.json', import.meta.url), '{ "type": "commonjs" }\n')
-appendFileSync(new URL('../dist/cjs/index.js', import.meta.url),
-  'module.exports = Object.defineProperties(exports.default, Object.getOwnPropertyDescriptors(exports));\n')
+for (const entry of ['index.js', 'openapi/index.js']) {
+  appendFileSync(new URL(`../dist/cjs/${entry}`, import.meta.url),
+    'module.exports = Object.defineProperties(exports.default, Object.getOwnPropertyDescriptors(exports));\n')
+}

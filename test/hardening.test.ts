@@ -1,5 +1,6 @@
 import t from 'tap'
 import Fastify, { type FastifyReply } from 'fastify'
+import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { errorObjects, type ProblemWriter } from '../lib/index.js'
@@ -279,11 +280,14 @@ t.test('errorObjects codes are identifiers made from the reason phrase', async t
   await app.register(errorObjects, { allErrors: true })
   await app.register(apiVersioning, { problemDetails: true })
   app.get('/:status', async (request, reply) => { reply.code(Number((request.params as { status: string }).status)).send(new Error('x')) })
+  app.get('/problem/:status', async (request, reply) => reply.problem({ status: Number((request.params as { status: string }).status), title: 't' }))
   const cases: Array<[number, string]> = [[418, 'ImATeapot'], [414, 'URITooLong'], [203, ''], [500, 'InternalServerError'], [404, 'NotFound']]
   for (const [status, code] of cases) {
     if (code === '') continue
     t.equal((await app.inject('/' + status)).json().error.code, code, String(status))
   }
+  t.same((await app.inject('/problem/409')).json(), { error: { code: 'Conflict', message: 't' } }, 'problems without a code get one too')
+  t.equal((await app.inject('/problem/499')).json().error.code, 'Error', 'a status without a reason phrase')
 })
 
 t.test('the plugin says so when routes come before it or route options are misspelt', async t => {
@@ -296,13 +300,25 @@ t.test('the plugin says so when routes come before it or route options are missp
   app.get('/c', { deprecatedApiVersion: '1.0', config: { apiVersionNeutral: true } } as object, says('c'))
   await app.ready()
   t.match(lines.map(line => line.msg), [
-    /routes were declared before the plugin was loaded.*await app.register\(apiVersioning/,
+    /routes were declared before the plugin was loaded \(\/early \(GET, HEAD\)\).*await app.register\(apiVersioning/,
     /route GET \/a has the option apiVersion, which is ignored; did you mean apiVersions\?/,
     /route GET \/b has config.apiVersions, which is ignored; apiVersions is a route option, beside config/,
     /route GET \/c has the option deprecatedApiVersion, which is ignored; did you mean deprecatedApiVersions\?/,
     /route GET \/c has config.apiVersionNeutral, which is ignored/
   ])
   t.equal(lines.length, 5)
+})
+
+t.test('@fastify/cors registered first is no route declared too early', async t => {
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
+  await app.register(cors, { exposedHeaders: ['api-supported-versions'] })
+  await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true })
+  app.get('/a', { apiVersions: '1.0' }, says('a'))
+  const res = await app.inject({ url: '/a?api-version=1', headers: { origin: 'https://x.example' } })
+  t.equal(res.headers['access-control-expose-headers'], 'api-supported-versions')
+  t.equal((await app.inject({ method: 'OPTIONS', url: '/a', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } })).statusCode, 204)
+  t.same(lines, [])
 })
 
 t.test("the router's limit of routes on one path is a start-up error of ours", async t => {

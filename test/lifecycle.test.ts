@@ -172,12 +172,33 @@ t.test('a function selector', async t => {
   t.same((await ask('nonsense')).json(), problem('unsupported'))
   t.same((await ask('throw')).json(), problem('unsupported'))
   t.same(seen[0], [['1.0', '2.0'], ['0.9'], true])
+  t.same(errors.length, 2)
   t.match(errors, [/apiVersionSelector failed/, /apiVersionSelector failed/])
+})
+
+t.test('a function selector is not offered versions past their enforced sunset', async t => {
+  const time = clock(BEFORE)
+  const offered: string[][] = []
+  const app = await build({
+    problemDetails: true,
+    assumeDefaultVersionWhenUnspecified: true,
+    now: time.now,
+    policies,
+    apiVersionSelector: ({ supported, deprecated }) => {
+      offered.push([...supported, ...deprecated].map(String))
+      return supported[0]
+    }
+  }, app => { app.get('/x', { apiVersions: ['1.0', '2.0'], deprecatedApiVersions: '0.9' }, says('x')) })
+  t.same((await app.inject('/x')).json(), { route: 'x', version: '1.0' })
+  time.time = SUNSET
+  t.same((await app.inject('/x')).json(), { route: 'x', version: '2.0' })
+  t.same(offered, [['1.0', '2.0', '0.9'], ['2.0', '0.9']])
 })
 
 t.test('lifecycle options are checked at start-up', async t => {
   const cases: Array<[ApiVersioningOptions, RegExp]> = [
-    [{ now: 5 as unknown as () => number }, /now must be a function that returns the time in ms \(got number\)/],
+    [{ now: 5 as unknown as () => number }, /now must be a function that returns the time in ms since the epoch, as Date.now does \(got number\)/],
+    [{ now: () => 'soon' as unknown as number }, /now must be a function .* \(got a function returning soon\)/],
     [{ apiVersionSelector: 'highest' as 'current' }, /apiVersionSelector must be 'default', 'current', 'lowest' or a function/],
     [{ logApiVersion: 'yes' as unknown as boolean }, /logApiVersion must be a boolean/],
     [{ policies: { '1.0': { sunset: { date: '2027-02-30' } } } }, /policies\['1.0'\].sunset.date/],

@@ -143,7 +143,7 @@ t.test('errorObjects with allErrors writes every error response in the earlier f
   app.get('/validated', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, says('v'))
 
   t.same((await app.inject('/a?api-version=x')).json().error.code, 'InvalidApiVersion')
-  t.same((await app.inject('/other')).json(), { error: { message: 'Conflict' } })
+  t.same((await app.inject('/other')).json(), { error: { code: 'Conflict', message: 'Conflict' } })
   t.same((await app.inject('/throws')).json(), { error: { code: 'InternalServerError', message: 'boom' } })
   t.same((await app.inject('/coded')).json(), { error: { code: 'E_NOPE', message: 'no' } })
   const missing = await app.inject('/nope')
