@@ -87,6 +87,45 @@ export const parsed: apiVersioning.ApiVersion = apiVersioning.ApiVersion.parse('
   }))
   t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app), '', 'the types check from both module systems')
 
+  // Users of @fastify/type-provider-typebox 6 have TypeBox 1.x (the 'typebox' package); ours is 0.34, installed
+  // with the plugin as its dependency: ProblemDetailsSchema works in their routes, typed and at run time.
+  symlinkSync(join(root, 'node_modules', 'typebox'), join(modules, 'typebox'))
+  mkdirSync(join(modules, '@fastify'), { recursive: true })
+  symlinkSync(join(root, 'node_modules', '@fastify', 'type-provider-typebox-6'), join(modules, '@fastify', 'type-provider-typebox'))
+  const typebox1 = `
+import Fastify from 'fastify'
+import { Type } from 'typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import apiVersioning, { ProblemDetailsSchema } from 'fastify-api-versioning'
+const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()
+await app.register(apiVersioning, { problemDetails: true })
+app.get('/orders/:id', {
+  apiVersions: '1.0',
+  schema: {
+    params: Type.Object({ id: Type.Integer() }),
+    querystring: Type.Object({ page: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+    response: { 200: Type.Object({ id: Type.Integer() }), 404: ProblemDetailsSchema }
+  }
+}, async (request, reply) => {
+  const id: number = request.params.id
+  if (id === 0) return reply.code(404).send({ status: 404, title: 'Not found', code: 'NoOrder' })
+  // @ts-expect-error: a member of the problem keeps its type
+  if (id === 1) return reply.code(404).send({ status: '404' })
+  return { id }
+})
+const missing = await app.inject('/orders/0?api-version=1.0')
+const found = await app.inject('/orders/2?api-version=1.0&page=2')
+console.log(JSON.stringify([missing.statusCode, missing.json(), found.json()]))
+`
+  writeFileSync(join(app, 'typebox1.mts'), typebox1)
+  writeFileSync(join(app, 'tsconfig.typebox1.json'), JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
+    files: ['typebox1.mts']
+  }))
+  t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.typebox1.json'], app), '', 'ProblemDetailsSchema types with TypeBox 1.x')
+  writeFileSync(join(app, 'typebox1.mjs'), typebox1.replace(/import type .*\n/, '').replace('.withTypeProvider<TypeBoxTypeProvider>()', '').replace(': number', '').replace(/ *\/\/ @ts-expect-error.*\n.*\n/, ''))
+  t.same(JSON.parse(run('node', ['typebox1.mjs'], app)), [404, { type: 'about:blank', title: 'Not found', status: 404, code: 'NoOrder' }, { id: 2 }], 'and at run time')
+
   writeFileSync(join(app, 'openapi.mjs'), `
 import Fastify from 'fastify'
 import apiVersioning from 'fastify-api-versioning'
@@ -108,7 +147,7 @@ console.log(JSON.stringify([docs.map(d => d.version), json.json().paths['/values
 `)
   t.same(JSON.parse(run('node', ['openapi.mjs'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger for the OpenAPI documents, but it is not installed; install it: npm install @fastify/swagger' },
     'without @fastify/swagger: a start-up error that says what to install')
-  mkdirSync(join(modules, '@fastify'))
+  mkdirSync(join(modules, '@fastify'), { recursive: true })
   symlinkSync(join(root, 'node_modules', '@fastify', 'swagger'), join(modules, '@fastify', 'swagger'))
   t.same(JSON.parse(run('node', ['openapi.mjs'], app)), [['1.0', '2.0'], ['2.0'], 404, true], 'ESM')
   t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger-ui for the ui option, but it is not installed; install it: npm install @fastify/swagger-ui' })
