@@ -1,5 +1,6 @@
 // Micro-benchmarks of reading versions from Accept / Content-Type (ns per call), in the style of micro.mjs.
 // `node micro-media-type.mjs` prints a table; `--json` prints [what, ns] pairs. Needs `npm run build` first.
+import { report } from './measure.mjs'
 import { readMediaTypes, resolveMediaTypeOption, withMediaTypeVersion } from '../dist/esm/media-type.js'
 import { VersionOutcome } from '../dist/esm/outcome.js'
 
@@ -12,18 +13,6 @@ const long = (bytes, last) => {
   return text + last
 }
 
-let sink = 0
-function measure (fn, inputs) {
-  const size = inputs[0].reduce((n, s) => n + (s?.length ?? 0), 0)
-  const n = Math.max(1000, Math.round(2e6 / Math.max(1, size)))
-  const times = []
-  for (let round = 0; round < 7; round++) {
-    const t0 = process.hrtime.bigint()
-    for (let i = 0; i < n; i++) sink ^= fn(inputs[i % inputs.length]) ? 1 : 0
-    times.push(Number(process.hrtime.bigint() - t0) / n)
-  }
-  return times.sort((a, b) => a - b)[3] // median of 7, the first rounds warm the JIT
-}
 
 const read = config => ([contentType, accept]) => {
   const outcome = new VersionOutcome()
@@ -46,10 +35,4 @@ const rows = [
   ['decorate: application/json; charset=utf-8', ([ct]) => withMediaTypeVersion(ct, '2.0', v) !== ct, [['application/json; charset=utf-8']]]
 ]
 
-const results = rows.map(([what, fn, inputs]) => [what, measure(fn, inputs)])
-if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(results))
-} else {
-  for (const [what, ns] of results) console.log(`${ns.toFixed(0).padStart(9)} ns  ${what}`)
-}
-if (sink === 42) console.log('') // keeps the results observable
+report(rows, input => input.reduce((n, s) => n + (s?.length ?? 0), 0))

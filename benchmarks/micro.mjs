@@ -1,5 +1,6 @@
 // Micro-benchmarks of the version parser and of reading a request into an outcome (ns per call).
 // `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs. Needs `npm run build` first.
+import { report } from './measure.mjs'
 import { ApiVersion } from '../dist/esm/api-version.js'
 import { resolveMediaTypeOption } from '../dist/esm/media-type.js'
 import { readRequest } from '../dist/esm/readers.js'
@@ -10,18 +11,6 @@ const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
 const req = (url, extra = [], accept = '*/*') => ({ method: 'GET', url, rawHeaders: [...headers, ...extra], headers: { accept } })
 const longAccept = Array.from({ length: 200 }, (_, i) => `application/x-type-${i};q=0.${(i % 9) + 1};charset=utf-8`).join(', ') + ', application/json;v=1.0'
 
-let sink = 0
-function measure (fn, inputs) {
-  const size = inputs[0].length ?? inputs[0].url.length + inputs[0].headers.accept.length
-  const n = Math.max(100, Math.round(2e6 / Math.max(1, size)))
-  const times = []
-  for (let round = 0; round < 7; round++) {
-    const t0 = process.hrtime.bigint()
-    for (let i = 0; i < n; i++) sink ^= fn(inputs[i % inputs.length]) === null ? 1 : 0
-    times.push(Number(process.hrtime.bigint() - t0) / n)
-  }
-  return times.sort((a, b) => a - b)[3] // median of 7, the first rounds warm the JIT
-}
 
 const mixedTexts = ['1.0', '2', '2023-06-01', '1.1-beta', 'abc', '1.', '2013-02-30', '01.00', '1.0-rc.1', '-1', ' 1', '2147483648']
 const big = n => '1.' + '0'.repeat(n - 2)
@@ -50,10 +39,4 @@ const rows = [
   ['read: 1000 repeated query values', r => readRequest(r, config).version, [req('/items?' + 'api-version=1.0&'.repeat(1000))]]
 ]
 
-const results = rows.map(([what, fn, inputs]) => [what, measure(fn, inputs)])
-if (process.argv.includes('--json')) {
-  console.log(JSON.stringify(results))
-} else {
-  for (const [what, ns] of results) console.log(`${ns.toFixed(0).padStart(9)} ns  ${what}`)
-}
-if (sink === 42) console.log('') // keeps the results observable
+report(rows, input => input.length ?? input.url.length + input.headers.accept.length)
