@@ -42,8 +42,8 @@ export class PathEntry {
       const supported = [...this.supported.values()].filter(live)
       return {
         from,
-        supported: format(supported),
-        deprecated: format([...this.deprecated.values()].filter(v => live(v) && !this.supported.has(v.key)))
+        supported: formatVersions(supported),
+        deprecated: formatVersions([...this.deprecated.values()].filter(v => live(v) && !this.supported.has(v.key)))
       }
     })
     this.at(-Infinity)
@@ -77,7 +77,8 @@ export interface MethodEntry {
 /** find-my-way's limit of handlers on one method and path once constraints are in use. */
 export const MAX_HANDLERS = 31
 
-function format (versions: ApiVersion[]): string | null {
+/** A version header's value: ascending, `, `-separated; null for none. */
+export function formatVersions (versions: ApiVersion[]): string | null {
   return versions.length === 0 ? null : versions.sort((a, b) => a.compareTo(b)).map(String).join(', ')
 }
 

@@ -1,6 +1,7 @@
 import { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
 import { ProblemDetailsSchema } from '../problem-schema.js'
+import { formatVersions } from '../route-table.js'
 import type { DeclarationState } from '../state.js'
 import { SEPARATOR } from './collect.js'
 import { describePolicy, isRetired, versionMediaTypes } from './lifecycle.js'
@@ -146,13 +147,9 @@ function headersByPath (routes: PathRoute[]): Map<string, [string | null, string
   }
   const headers = new Map<string, [string | null, string | null]>()
   for (const [path, [supported, deprecated]] of byPath) {
-    headers.set(path, [format([...supported.values()]), format([...deprecated.values()].filter(v => !supported.has(v.key)))])
+    headers.set(path, [formatVersions([...supported.values()]), formatVersions([...deprecated.values()].filter(v => !supported.has(v.key)))])
   }
   return headers
-}
-
-function format (versions: ApiVersion[]): string | null {
-  return versions.length === 0 ? null : versions.sort((a, b) => a.compareTo(b)).join(', ')
 }
 
 /** The component schemas that the rest of the document refers to, directly or through each other. */
