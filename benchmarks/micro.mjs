@@ -1,5 +1,7 @@
 // Micro-benchmarks of the version parser and of reading a request into an outcome (ns per call).
 // `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs. Needs `npm run build` first.
+import { IncomingMessage } from 'node:http'
+import { Socket } from 'node:net'
 import { report } from './measure.mjs'
 import { ApiVersion } from '../dist/esm/api-version.js'
 import { resolveMediaTypeOption } from '../dist/esm/media-type.js'
@@ -8,7 +10,14 @@ import { readRequest } from '../dist/esm/readers.js'
 const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, findSegment: null }
 const media = { ...config, mediaType: resolveMediaTypeOption('v') }
 const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
-const req = (url, extra = [], accept = '*/*') => ({ method: 'GET', url, rawHeaders: [...headers, ...extra], headers: { accept } })
+// A request as Node's HTTP parser makes it: raw header lines and the headers parsed from them.
+function req (url, extra = [], accept = '*/*') {
+  const lines = [...headers.slice(0, 4), 'accept', accept, ...extra]
+  const message = new IncomingMessage(new Socket())
+  Object.assign(message, { method: 'GET', url })
+  message._addHeaderLines(lines, lines.length)
+  return message
+}
 const longAccept = Array.from({ length: 200 }, (_, i) => `application/x-type-${i};q=0.${(i % 9) + 1};charset=utf-8`).join(', ') + ', application/json;v=1.0'
 
 

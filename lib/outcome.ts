@@ -30,6 +30,8 @@ export class VersionOutcome {
   fromMediaType = false
   /** How many values were read, empty ones aside. */
   count = 0
+  /** The version the request is served as (`request.apiVersion`), set by the route that takes it. */
+  served: ApiVersion | null = null
 
   /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
   add (text: string, source: string, fromPath: boolean): boolean {
@@ -58,16 +60,29 @@ export class VersionOutcome {
 }
 
 // Clients send the same few version texts again and again; versions are immutable, so parses are shared.
-// Bounded, so hostile texts cannot grow it without limit.
+// Bounded, so hostile texts cannot grow it without limit. The last two texts are checked first: comparing a
+// request's fresh string with them costs less than hashing it for the map.
 const parsed = new Map<string, ApiVersion | null>()
 const MAX_CACHED = 512
+let lastText = ''
+let lastVersion: ApiVersion | null = null
+let previousText = ''
+let previousVersion: ApiVersion | null = null
 
 function parse (text: string): ApiVersion | null {
+  if (text === lastText) return lastVersion
+  if (text === previousText) return previousVersion
   let version = parsed.get(text)
   if (version === undefined) {
     version = ApiVersion.tryParse(text)
     if (parsed.size >= MAX_CACHED) parsed.clear()
     if (text.length <= 32) parsed.set(text, version)
+  }
+  if (text.length <= 32) {
+    previousText = lastText
+    previousVersion = lastVersion
+    lastText = text
+    lastVersion = version
   }
   return version
 }

@@ -27,7 +27,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
     const q = url.indexOf('?')
     if (q !== -1 && !readQuery(url, q + 1, config.queryNames, config.shortestQueryName, outcome)) return outcome
   }
-  if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
+  if (config.headerNames.length > 0 && !readHeaders(req, config.headerNames, outcome)) return outcome
   if (config.mediaType !== null) {
     const before = outcome.count
     if (!readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
@@ -44,7 +44,8 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
  * Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. Linear in
  * the query: the next `=` is remembered across segments, so no character is searched twice (a segment without
  * `=` must not send a search for one to the end of the URL each time), and a segment shorter than every name
- * is skipped without being copied.
+ * is skipped without being copied. A name as configured is matched in place; only other spellings (case,
+ * escapes) are copied to be decoded.
  */
 function readQuery (url: string, start: number, names: readonly string[], shortest: number, outcome: VersionOutcome): boolean {
   const end = url.length
@@ -56,19 +57,43 @@ function readQuery (url: string, start: number, names: readonly string[], shorte
     const nameEnd = eq === -1 || eq > amp ? amp : eq
     if (nameEnd - start >= shortest) {
       const name = matchName(url.slice(start, nameEnd), names)
-      if (name !== null && !outcome.add(decode(url.slice(nameEnd + 1, amp)), name, false)) return false
+      if (name !== null && !outcome.add(valueAt(url, nameEnd + 1, amp), name, false)) return false
     }
     start = amp + 1
   }
   return true
 }
 
-/** Reads `names` from raw header lines, so repeated lines stay separate values. */
-function readHeaders (rawHeaders: readonly string[], names: readonly string[], outcome: VersionOutcome): boolean {
+/**
+ * Reads `names` from the header lines. Node's parsed headers answer the common cases in one lookup: none of
+ * the names is there, or one is, on one line. Otherwise (several names, a value Node joined from repeated
+ * lines, a header whose repeats Node drops or joins otherwise) the raw lines are read, so that repeated lines
+ * stay separate values, in the order they came.
+ */
+function readHeaders (req: IncomingMessage, names: readonly string[], outcome: VersionOutcome): boolean {
+  const headers = req.headers
+  let found: string | null = null
+  for (let n = 0; n < names.length; n++) {
+    if (headers[names[n]] === undefined) continue
+    if (found !== null) return readHeaderLines(req.rawHeaders, names, outcome)
+    found = names[n]
+  }
+  if (found === null) return true
+  const value = headers[found]
+  if (typeof value !== 'string' || value.indexOf(',') !== -1 || NOT_JOINED.has(found)) return readHeaderLines(req.rawHeaders, names, outcome)
+  return outcome.add(value, found, false)
+}
+
+// Headers whose repeated lines Node does not join with commas (it keeps the first, or joins cookies with `;`).
+const NOT_JOINED = new Set(['age', 'authorization', 'content-length', 'content-type', 'cookie', 'etag', 'expires', 'from', 'host',
+  'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer',
+  'retry-after', 'server', 'set-cookie', 'user-agent'])
+
+function readHeaderLines (rawHeaders: readonly string[], names: readonly string[], outcome: VersionOutcome): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const header = rawHeaders[i]
     for (let n = 0; n < names.length; n++) {
-      if (sameIgnoringAsciiCase(header, names[n])) {
+      if (header === names[n] || sameIgnoringAsciiCase(header, names[n])) {
         if (!outcome.add(rawHeaders[i + 1], names[n], false)) return false
         break
       }
@@ -77,7 +102,12 @@ function readHeaders (rawHeaders: readonly string[], names: readonly string[], o
   return true
 }
 
+// A name as configured compares as one string; only other spellings (escapes, case) are decoded and compared
+// by character.
 function matchName (raw: string, names: readonly string[]): string | null {
+  for (let n = 0; n < names.length; n++) {
+    if (raw === names[n]) return names[n]
+  }
   const name = hasEscapes(raw) ? decode(raw) : raw
   for (let n = 0; n < names.length; n++) {
     if (sameIgnoringAsciiCase(name, names[n])) return names[n]
@@ -85,13 +115,25 @@ function matchName (raw: string, names: readonly string[]): string | null {
   return null
 }
 
+// The last value seen without escapes: clients send the same version again and again, and comparing with it
+// costs less than looking for escapes.
+let plainValue = '1.0'
+
+function valueAt (url: string, start: number, end: number): string {
+  const raw = url.slice(start, end)
+  if (raw === plainValue) return raw
+  if (hasEscapes(raw)) return decode(raw)
+  plainValue = raw
+  return raw
+}
+
 function hasEscapes (text: string): boolean {
   return text.indexOf('%') !== -1 || text.indexOf('+') !== -1
 }
 
-// Form decoding; a malformed escape leaves the raw text, which then never parses as a version (`%`).
+// Form decoding of a text with escapes; a malformed escape leaves the raw text, which then never parses as a
+// version (`%`).
 function decode (text: string): string {
-  if (!hasEscapes(text)) return text
   const spaced = text.replaceAll('+', ' ')
   try {
     return decodeURIComponent(spaced)

@@ -1,14 +1,24 @@
 import t from 'tap'
 import fc from 'fast-check'
-import type { IncomingMessage } from 'node:http'
+import { IncomingMessage } from 'node:http'
+import { Socket } from 'node:net'
 import { ApiVersion } from '../lib/api-version.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
 import { readRequest, type ReaderConfig } from '../lib/readers.js'
 
 const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
 
+// A request as Node's HTTP parser makes it: the raw lines, and the headers parsed from them.
+function request (url: string, rawHeaders: string[]): IncomingMessage {
+  const req = new IncomingMessage(new Socket())
+  req.url = url
+  req.method = 'GET'
+  ;(req as unknown as { _addHeaderLines (lines: string[], n: number): void })._addHeaderLines(rawHeaders, rawHeaders.length)
+  return req
+}
+
 function read (url: string, rawHeaders: string[] = [], cfg: ReaderConfig = config): VersionOutcome {
-  return readRequest({ url, rawHeaders, headers: {}, method: 'GET' } as unknown as IncomingMessage, cfg)
+  return readRequest(request(url, rawHeaders), cfg)
 }
 
 const names = ['none', 'one', 'invalid', 'ambiguous']
@@ -43,6 +53,9 @@ t.test('query and header values become one outcome', async t => {
     ['/x', ['Api-Version', '1.0', 'X-MS-Version', '1'], ONE],
     ['/x', ['api-version', '1.0', 'api-version', '2.0'], AMBIGUOUS, 'repeated header lines are separate values'],
     ['/x', ['api-version', '1.0, 2.0'], INVALID, 'one line with a comma is one value'],
+    ['/x', ['api-version', '1.0', 'API-VERSION', '1'], ONE, 'the same version on two lines'],
+    ['/x', ['api-version', '', 'api-version', '2.0'], ONE, 'an empty line is no value'],
+    ['/x', ['X-MS-Version', '2.0', 'x-ms-version', '1.0'], AMBIGUOUS],
     ['/x', ['api-version', ''], NONE],
     ['/x', ['api-versio', '1.0', 'accept', '2.0'], NONE],
     ['/x?api-version=1.0', ['api-version', '1.0'], ONE],
@@ -52,6 +65,18 @@ t.test('query and header values become one outcome', async t => {
   for (const [url, headers, kind, why] of cases) {
     t.equal(names[read(url, headers).kind], names[kind], `${url} ${headers.join(': ')} ${why ?? ''}`)
   }
+})
+
+t.test('headers whose repeated lines Node keeps apart or drops are read from the raw lines', async t => {
+  const names: ReaderConfig = { ...config, headerNames: ['authorization', 'cookie', 'x-version'] }
+  t.equal(read('/x', ['Authorization', '1.0', 'authorization', '2.0'], names).kind, AMBIGUOUS, 'Node keeps only the first')
+  t.equal(read('/x', ['cookie', '1.0', 'cookie', '2.0'], names).kind, AMBIGUOUS, 'Node joins cookies with ;')
+  t.equal(read('/x', ['authorization', '1.0'], names).kind, ONE)
+  const joined = readRequest({ url: '/x', rawHeaders: ['x-version', '1', 'x-version', '2'], headers: { 'x-version': ['1', '2'] } } as unknown as IncomingMessage, names)
+  t.equal(joined.kind, AMBIGUOUS, 'a header Fastify\'s inject gives as an array')
+  const first = read('/x', ['x-version', '2', 'cookie', '2.0'], names)
+  t.equal(first.kind, ONE)
+  t.equal(first.source, 'x-version', 'with several names there, the first line read is the first value')
 })
 
 t.test('the outcome keeps the first value, where it was read and whether the path gave one', async t => {
@@ -203,7 +228,7 @@ t.test('reading the query is linear in its length, whatever its shape', async t 
   for (const [shape, query] of shapes) {
     for (const n of [1000, 100_000]) {
       const url = new CountingUrl('/a?' + query(n))
-      const outcome = readRequest({ url, rawHeaders: [], method: 'GET' } as unknown as IncomingMessage, config)
+      const outcome = readRequest({ url, rawHeaders: [], headers: {}, method: 'GET' } as unknown as IncomingMessage, config)
       t.equal(outcome.kind, ONE, `${shape} ${n}`)
       t.ok(url.scanned <= 3 * url.length, `${shape} ${n}: ${url.scanned} characters passed over for ${url.length}`)
     }
