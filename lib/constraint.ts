@@ -14,6 +14,11 @@ export const FALLBACK = '(version problems)'
 export const IN_PATH = '(in path)'
 /** Marks a deprecated version among a versioned route's versions. */
 export const DEPRECATED = ' (deprecated)'
+/**
+ * Set on the versions of a route that carries other constraints (a host): the router may still reject such a
+ * route for what the store picks, and go on to other routes, so such a route sets `apiVersion` itself.
+ */
+export const kBound = Symbol('fastify-api-versioning.bound')
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
@@ -53,6 +58,9 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
       const node: NodeVersions = { supported: [], deprecated: [] }
       let fallback = 0
       let inPath = false
+      // The routes with no other constraints: when the store's pick includes one, the router takes it (or the
+      // hidden route beside them, which has none either), so the request is served as the version read here.
+      let unbound = 0
       return {
         get (value: IncomingMessage | readonly string[] | string): number {
           if (typeof value === 'string') return fallback
@@ -63,12 +71,18 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           const outcome = lookup.outcomeOf(req, inPath)
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node)
-          if (version === null || (retired !== null && retired(version))) return fallback
-          return byKey.get(version.key) ?? fallback
+          const bits = version === null || (retired !== null && retired(version)) ? undefined : byKey.get(version.key)
+          if (bits === undefined) {
+            if (fallback !== 0 && unbound !== 0) outcome.served = version
+            return fallback
+          }
+          if ((bits & unbound) !== 0) outcome.served = version
+          return bits
         },
         set (value: readonly string[] | string, bits: number) {
           if (typeof value === 'string') fallback = bits
           else {
+            if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
             for (const text of value) {
               if (text === IN_PATH) {
                 inPath = true

@@ -1,11 +1,11 @@
 import type {
-  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifySchema, FastifyTypeProvider,
+  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProvider,
   FastifyTypeProviderDefault, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase,
   RawServerDefault, RouteGenericInterface, RouteOptions, ContextConfigDefault
 } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from './api-version.js'
-import { createVersionStrategy, DEPRECATED, FALLBACK, IN_PATH, STRATEGY } from './constraint.js'
+import { createVersionStrategy, DEPRECATED, FALLBACK, IN_PATH, kBound, STRATEGY } from './constraint.js'
 import { createErrorObjectWriter, kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './error-objects.js'
 import { createLifecycle } from './lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
@@ -193,21 +193,26 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(config), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
+      route.onSend = append(route.onSend, hooks.versionHeaders(null))
       return
     }
-    const hook = hooks.versioned(table.entry(methods[0], pathKey).path, config)
-    const ownOnRequest = route.onRequest
-    route.onRequest = prepend(hook, ownOnRequest)
-    if (lifecycle.policyHeaders !== null && [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key))) {
-      route.onSend = [...toArray(route.onSend), lifecycle.policyHeaders]
-    }
-    if (mediaTypeResponse !== null) route.onSend = [...toArray(route.onSend), mediaTypeResponse]
+    // Other constraints (a host) may reject what the constraint store picks, so a route that has them sets
+    // apiVersion itself; so does every route when the version goes into the log bindings.
+    const bound = constraintsKey !== ''
+    const hook = bound || options.logApiVersion ? hooks.versioned(config, bound) : null
+    const ownOnRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
+    const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
+    route.onRequest = ownOnRequest
+    const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
+    route.onSend = append(append(append(route.onSend, headers), policies), mediaTypeResponse)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
-    route.constraints = { ...others, [STRATEGY]: inPath ? [...versions, IN_PATH] : versions }
+    if (inPath) versions.push(IN_PATH)
+    if (bound) Object.defineProperty(versions, kBound, { value: true })
+    route.constraints = { ...others, [STRATEGY]: versions }
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
       const method = methods[i]
-      let onRequest = prepend(hook, ownOnRequest)
+      let onRequest = ownOnRequest
       const rootOfPrefix = atPrefixRoot && method !== 'HEAD'
       if (rootOfPrefix) {
         let root = roots.get(variants[i])
@@ -229,6 +234,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
         logLevel: route.logLevel,
         errorHandler: route.errorHandler,
         onRequest,
+        onSend: headers ?? undefined,
         preParsing: hooks.answerProblem,
         handler: hooks.answerProblem,
         [kFallback]: true
@@ -256,7 +262,16 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
   fastify.decorate(kApiVersioning, true)
   fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined })
-  fastify.decorateRequest('apiVersion', null)
+  // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
+  // more property to set on every request); set by a hook or handler, it becomes the request's own.
+  fastify.decorateRequest('apiVersion', {
+    getter (this: FastifyRequest) {
+      return (this.raw as RawRequest)[kOutcome]?.served ?? null
+    },
+    setter (this: FastifyRequest, value: ApiVersion | null) {
+      Object.defineProperty(this, 'apiVersion', { value, writable: true, enumerable: true, configurable: true })
+    }
+  })
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
     const error = problemError(problem)
     if (error === null) writeProblem(writers, writerNames, { problem, request: this.request, reply: this })
@@ -292,6 +307,10 @@ function toArray<T> (hooks: T | T[] | undefined): T[] {
 
 function prepend<T> (hook: T, hooks: T | T[] | undefined): T[] {
   return [hook, ...toArray(hooks)]
+}
+
+function append<T> (hooks: T | T[] | undefined, hook: T | null): T | T[] | undefined {
+  return hook === null ? hooks : [...toArray(hooks), hook]
 }
 
 /** The plugin: register it before the routes it versions. */

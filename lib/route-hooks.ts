@@ -33,42 +33,61 @@ export interface HookContext {
 }
 
 /**
- * The hooks of versioned, version-neutral and hidden routes. The version and the version headers are set in the
- * route's first `onRequest` hook, so the route's own hooks see them. A version problem is answered from the
- * route's first `preParsing` hook: after every `onRequest` hook (app-wide, plugins', the route's own), so rate
- * limits, authentication and CORS apply to it, and before the body is read, so a body that is too large or
- * malformed cannot hide it.
+ * The hooks of versioned, version-neutral and hidden routes. The router's constraint store reads a request's
+ * version while it picks the route and keeps it on the raw request, where `request.apiVersion` reads it: a
+ * versioned route needs no hook for it. The version headers go on in an `onSend` hook, the one step every
+ * response of the route passes (its handler's, its hooks', app-wide hooks', errors), and the cheapest hook
+ * Fastify runs. A version problem is answered from the route's first `preParsing` hook: after every
+ * `onRequest` hook (app-wide, plugins', the route's own), so rate limits, authentication and CORS apply to it,
+ * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
 export function createRouteHooks (ctx: HookContext) {
+  const { vary, reportApiVersions, enforcingClock } = ctx
+
+  // After any Vary another hook or plugin set (CORS adds Origin).
   function addVary (reply: FastifyReply, vary: string): void {
     const existing = reply.getHeader('vary')
     reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
   }
 
-  function versioned (path: PathEntry, config: ReaderConfig): onRequestHookHandler {
-    const { vary, reportApiVersions, enforcingClock, logApiVersion } = ctx
-    return function (request, reply, done) {
-      const version = request.apiVersion = ctx.outcomeOf(request.raw, config).version
-      if (logApiVersion && version !== null) logVersion(request, version)
-      if (vary !== null) addVary(reply, vary)
-      if (reportApiVersions) {
-        if (enforcingClock !== null) path.at(enforcingClock())
-        if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
-        if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+  /** The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. */
+  function versionHeaders (path: PathEntry | null): onSendHookHandler | null {
+    if (path === null || !reportApiVersions) {
+      if (vary === null) return null
+      return function (request, reply, payload, done) {
+        addVary(reply, vary)
+        done(null, payload)
       }
+    }
+    return function (request, reply, payload, done) {
+      if (vary !== null) addVary(reply, vary)
+      if (enforcingClock !== null) path.at(enforcingClock())
+      if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
+      if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+      done(null, payload)
+    }
+  }
+
+  /**
+   * For a versioned route that carries other constraints (a host), whose router node may reject a request the
+   * store has read: there the store leaves `apiVersion` to the route that takes the request. Also where the
+   * version goes into the log bindings.
+   */
+  function versioned (config: ReaderConfig, setsVersion: boolean): onRequestHookHandler {
+    const logApiVersion = ctx.logApiVersion
+    return function (request, reply, done) {
+      const outcome = ctx.outcomeOf(request.raw, config)
+      if (setsVersion) outcome.served = outcome.version
+      if (logApiVersion && outcome.served !== null) logVersion(request, outcome.served)
       done()
     }
   }
 
   function neutral (config: ReaderConfig): onRequestHookHandler {
-    const vary = ctx.vary
     return function (request, reply, done) {
       const outcome = ctx.outcomeOf(request.raw, config)
-      if (vary !== null) addVary(reply, vary)
-      if (outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key)) {
-        request.apiVersion = outcome.version
-        if (ctx.logApiVersion) logVersion(request, outcome.version as ApiVersion)
-      }
+      outcome.served = outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+      if (ctx.logApiVersion && outcome.served !== null) logVersion(request, outcome.served)
       done()
     }
   }
@@ -76,7 +95,7 @@ export function createRouteHooks (ctx: HookContext) {
   // A neutral route takes no version, or one that some route declares; anything else is a problem.
   const neutralCheck: preParsingHookHandler = function (request, reply, payload, done) {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-    if (outcome.kind === NONE || request.apiVersion !== null) return done(null, payload)
+    if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
     ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
   }
 
@@ -115,7 +134,7 @@ export function createRouteHooks (ctx: HookContext) {
     }
   }
 
-  return { versioned, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
+  return { versionHeaders, versioned, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
 }
 
 // So that Fastify's "request completed" line says which version was served.

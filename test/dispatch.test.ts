@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import apiVersioning from '../lib/index.js'
+import apiVersioning, { ApiVersion } from '../lib/index.js'
 import { build, problem, says } from './helpers.js'
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
@@ -298,7 +298,7 @@ t.test('hostile paths end as Fastify ends them, never in a crash', async t => {
   t.same((await app.inject({ url: '/host?api-version=1', headers: { host: 'example.com' } })).json(), { route: 'host', version: '1' }, 'other constraints still apply')
 })
 
-t.test('request.apiVersion is there from the route hooks on', async t => {
+t.test('request.apiVersion is there from routing on: in app-wide onRequest hooks too', async t => {
   const seen: unknown[] = []
   const app = await build(undefined, app => {
     app.addHook('onRequest', async (request) => { seen.push(['app onRequest', request.apiVersion]) })
@@ -306,5 +306,21 @@ t.test('request.apiVersion is there from the route hooks on', async t => {
     app.get('/a', { apiVersions: '1.0', onRequest: async (request) => { seen.push(['route onRequest', String(request.apiVersion)]) } }, says('a'))
   })
   await app.inject('/a?api-version=1')
-  t.same(seen, [['app onRequest', null], ['route onRequest', '1'], ['app preHandler', '1']])
+  t.same((seen as Array<[string, unknown]>).map(([at, version]) => [at, String(version)]), [['app onRequest', '1'], ['route onRequest', '1'], ['app preHandler', '1']])
+})
+
+t.test('request.apiVersion can be set, and is null where no version applies', async t => {
+  const app = await build(undefined, app => {
+    app.get('/a', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a'))
+    app.get('/:name', says('plain'))
+    app.get('/set', { apiVersions: '1.0' }, async request => {
+      request.apiVersion = ApiVersion.parse('1.5')
+      return String(request.apiVersion)
+    })
+  })
+  const host = (host: string) => app.inject({ url: '/a?api-version=1', headers: { host } })
+  t.same((await host('a.example')).json(), { route: 'a', version: '1' })
+  t.same((await host('b.example')).json(), { route: 'plain', version: null }, 'a route the router goes on to after a host mismatch has no version')
+  t.equal((await app.inject('/set?api-version=1')).body, '1.5')
+  t.same((await app.inject('/x?api-version=1')).json(), { route: 'plain', version: null })
 })

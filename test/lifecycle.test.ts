@@ -71,7 +71,18 @@ t.test('a version with a policy sends Deprecation, Sunset and Link on its respon
   t.equal((await app.inject('/plain?api-version=1')).headers.link, undefined)
   const guarded = await app.inject('/guarded?api-version=1')
   t.equal(guarded.statusCode, 401)
-  t.equal(guarded.headers.sunset, undefined, 'a response sent before the version was read has no version to speak for')
+  t.equal(guarded.headers.sunset, 'Fri, 01 Jan 2027 00:00:00 GMT', 'a response an app-wide hook sends is one of the version too')
+  t.equal(guarded.headers['api-supported-versions'], '1.0')
+
+  // A route with other constraints learns its version in its own first hook: an app-wide hook answers before.
+  const bound = await build({ problemDetails: true, policies, now: time.now }, app => {
+    app.addHook('onRequest', async (request, reply) => { if (request.url.includes('guard')) return reply.code(401).send('who?') })
+    app.get('/a', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a'))
+  })
+  const early = await bound.inject({ url: '/a?api-version=1&guard', headers: { host: 'a.example' } })
+  t.equal(early.statusCode, 401)
+  t.equal(early.headers.sunset, undefined, 'no version read yet, no version to speak for')
+  t.equal((await bound.inject({ url: '/a?api-version=1', headers: { host: 'a.example' } })).headers.sunset, 'Fri, 01 Jan 2027 00:00:00 GMT')
 })
 
 t.test('an enforced sunset retires the version from its date on', async t => {
