@@ -36,14 +36,17 @@ const TICKS = 100
 // depending on where it settled. The benchmark fixes it for every server alike; see the notes in results.md.
 export const SERVER_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '--min-semi-space-size=16 --max-semi-space-size=16').split(' ').filter(Boolean)
 
-/** Starts `node <execArgv> <args>` in benchmarks/ and resolves when it sends its port. */
+/**
+ * Starts `node <execArgv> <args>` in benchmarks/ and resolves when it sends its port: either the port itself or
+ * `{ port, ...figures }` (the scale servers report their start-up figures with it), given back as `message`.
+ */
 export async function startServer (args, execArgv = SERVER_FLAGS) {
   const child = node(args[0], args.slice(1), cpus - 1, { cwd: here, execArgv, env: { ...process.env, NODE_ENV: 'production' } })
-  const [port] = await Promise.race([
+  const [message] = await Promise.race([
     once(child, 'message'),
     once(child, 'exit').then(([code]) => { throw new Error(`${args.join(' ')} exited (${code}) before listening`) })
   ])
-  return { child, port }
+  return { child, port: typeof message === 'object' ? message.port : message, message }
 }
 
 export async function stop (child) {

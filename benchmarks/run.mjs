@@ -1,28 +1,36 @@
 // Side-by-side benchmark: every server in SERVERS, every scenario, pipelining 1 and 10, in interleaved rounds
 // (server and scenario order rotated each round, a fresh server process per server and round), autocannon in
 // a process of its own, the server's CPU time read from /proc. Writes results.md; see README, "Benchmarks".
-//   BENCH_ROUNDS (3)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_ONLY (comma-separated server ids)
-//   BENCH_NODE_FLAGS (the servers' Node flags; see proc.mjs)
+//   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_ONLY (comma-separated server ids)
+//   BENCH_FLAGS (fixed,default: each server runs with the benchmark's fixed young generation and with Node's
+//   defaults, interleaved in the same rounds)  BENCH_NODE_FLAGS (the fixed set; see proc.mjs)  BENCH_RESULTS (results.md)
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { SCENARIOS, SERVERS } from './scenarios.mjs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
 import { describeMachine, evaluateTargets, renderResults } from './report.mjs'
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10)
 const only = process.env.BENCH_ONLY?.split(',')
 const servers = only ? SERVERS.filter(s => s.id === 'plain' || only.includes(s.id)) : SERVERS
 const PIPELINING = [1, 10]
+// What users run (Node's defaults) and what compares servers fairly (one young generation for all; see proc.mjs).
+const FLAG_SETS = [
+  { id: 'fixed', label: `fixed young generation (\`node ${SERVER_FLAGS.join(' ')}\`)`, flags: SERVER_FLAGS },
+  { id: 'default', label: "Node's default flags (`node`)", flags: [] }
+].filter(set => (process.env.BENCH_FLAGS ?? 'fixed,default').split(',').includes(set.id))
 
 const rotate = (list, n) => list.slice(n % list.length).concat(list.slice(0, n % list.length))
-const samples = new Map() // `${server}|${scenario}|${pipelining}` → [{ rps, p99, cpu, errors, wrong }]
+// One map per flag set: `${server}|${scenario}|${pipelining}` → [{ rps, p99, cpu, errors, wrong }]
+const samplesOf = new Map(FLAG_SETS.map(set => [set.id, new Map()]))
 
 const started = Date.now()
 for (let round = 0; round < rounds; round++) {
-  for (const server of rotate(servers, round)) {
-    const { child, port } = await startServer(server.args)
+  for (const [server, set] of rotate(servers.flatMap(server => FLAG_SETS.map(set => [server, set])), round)) {
+    const samples = samplesOf.get(set.id)
+    const { child, port } = await startServer(server.args, set.flags)
     const load = startLoad()
     const scenarios = rotate(SCENARIOS.map(([id]) => id), round).filter(id => server.requests[id])
     const options = (id, pipelining, duration) => {
@@ -49,20 +57,26 @@ for (let round = 0; round < rounds; round++) {
     }
     load.child.disconnect()
     await stop(child)
-    console.error(`round ${round + 1}/${rounds}: ${server.name} done (${Math.round((Date.now() - started) / 1000)} s)`)
+    console.error(`round ${round + 1}/${rounds}: ${server.name}, ${set.id} flags done (${Math.round((Date.now() - started) / 1000)} s)`)
   }
 }
 
 const micro = JSON.parse(execFileSync(process.execPath, [new URL('micro.mjs', import.meta.url).pathname, '--json'], { encoding: 'utf8' }))
-const settings = { rounds, seconds, connections, pipelining: PIPELINING, minutes: (Date.now() - started) / 60000, flags: SERVER_FLAGS.join(' '), pinned: PINNED }
-const targets = evaluateTargets(samples, servers)
-const resultsUrl = new URL('results.md', import.meta.url)
-let notes = ''
+const settings = { rounds, seconds, connections, pipelining: PIPELINING, minutes: (Date.now() - started) / 60000, pinned: PINNED }
+const sets = FLAG_SETS.map(set => {
+  const samples = samplesOf.get(set.id)
+  return { ...set, samples, targets: evaluateTargets(samples, servers) }
+})
+const resultsUrl = new URL(process.env.BENCH_RESULTS ?? 'results.md', import.meta.url)
+// What follows the figures is kept: the scale benchmark's section (bench:scale) and the notes.
+let kept = ''
 try {
   const previous = readFileSync(resultsUrl, 'utf8')
-  const at = previous.indexOf('<!-- notes -->')
-  if (at !== -1) notes = previous.slice(at)
+  const at = ['<!-- scale -->', '<!-- notes -->'].map(marker => previous.indexOf(marker)).filter(i => i !== -1)
+  if (at.length > 0) kept = previous.slice(Math.min(...at))
 } catch {}
-writeFileSync(resultsUrl, renderResults({ machine: describeMachine(), settings, servers, samples, targets, micro, notes }))
-console.log(targets.map(t => `${t.holds === null ? 'n/a   ' : t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`).join('\n'))
+writeFileSync(resultsUrl, renderResults({ machine: describeMachine(), settings, servers, sets, micro, kept }))
+for (const set of sets) {
+  console.log(`${set.label}:\n` + set.targets.map(t => `${t.holds === null ? 'n/a   ' : t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`).join('\n'))
+}
 console.log(`\nwritten to ${resultsUrl.pathname}`)

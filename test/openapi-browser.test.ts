@@ -20,7 +20,7 @@ if (!existsSync(executablePath)) {
     t.skip(`the docs page in Chromium (${why})`, async () => {})
   }
 } else {
-  t.test('the docs page in Chromium: picker, versions, deprecated operations, Try it out', { timeout: 90_000 }, async t => {
+  t.test('the docs page in Chromium: picker, versions, deprecated operations, Try it out', { timeout: 180_000 }, async t => {
     const { chromium } = await import('playwright-core')
     const app = await ordersApp()
     t.teardown(() => app.close())

@@ -11,7 +11,7 @@ const root = resolve(import.meta.dirname, '..')
 const env = { ...process.env, NODE_V8_COVERAGE: undefined, NODE_OPTIONS: undefined }
 const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 
-t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use', { timeout: 120_000 }, async t => {
+t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use', { timeout: 300_000 }, async t => {
   const dir = mkdtempSync(join(tmpdir(), 'fav-pack-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root))[0]
