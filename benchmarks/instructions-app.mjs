@@ -4,9 +4,10 @@
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import Fastify from 'fastify'
-import apiVersioning from '../dist/esm/index.js'
 import { payload } from './servers/payload.mjs'
 
+// PLUGIN_DIST: another build of the plugin (say, the previous release's dist/esm/index.js), for an A/B.
+const { default: apiVersioning } = await import(process.env.PLUGIN_DIST ?? '../dist/esm/index.js')
 const [kind, url, headersJson, n] = process.argv.slice(2)
 const app = Fastify()
 const handler = async () => payload

@@ -4,7 +4,7 @@
 // shared host moves by microseconds: this is the tool for costs of a tenth of a microsecond. It counts
 // instructions, not time (a cache miss costs nothing here), and leaves out the socket and HTTP parsing, which are
 // the same for every app. Needs valgrind (Debian: apt-get install valgrind) and `npm run build`.
-//   node benchmarks/instructions.mjs [row ...]   (rows: see ROWS; all by default)
+//   node benchmarks/instructions.mjs [row ...]   (rows: see ROWS; all by default; PLUGIN_DIST: see instructions-app.mjs)
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 

@@ -44,10 +44,11 @@ export interface HookContext {
 export function createRouteHooks (ctx: HookContext) {
   const { vary, reportApiVersions, enforcingClock } = ctx
 
-  // After any Vary another hook or plugin set (CORS adds Origin).
+  // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
   function addVary (reply: FastifyReply, vary: string): void {
     const existing = reply.getHeader('vary')
-    reply.header('vary', existing === undefined ? vary : `${existing}, ${vary}`)
+    if (existing === undefined) reply.header('vary', vary)
+    else reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary))
   }
 
   /** The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. */
@@ -135,6 +136,13 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   return { versionHeaders, versioned, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
+}
+
+function mergeVary (existing: string, vary: string): string {
+  const names = existing.split(',').map(name => name.trim().toLowerCase())
+  if (names.includes('*')) return existing
+  const missing = vary.split(', ').filter(name => !names.includes(name))
+  return missing.length === 0 ? existing : `${existing}, ${missing.join(', ')}`
 }
 
 // So that Fastify's "request completed" line says which version was served.

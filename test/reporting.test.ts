@@ -77,6 +77,14 @@ t.test('Vary names the version headers on versioned and neutral routes, after an
   t.equal((await app.inject('/a?api-version=1&cors')).headers.vary, 'Origin, api-version, x-version')
   t.equal((await app.inject('/n?api-version=x')).headers.vary, 'api-version, x-version')
   t.notOk((await app.inject('/plain')).headers.vary)
+  const own = await build({ problemDetails: true }, app => {
+    app.get('/dup', { apiVersions: '1.0' }, async (request, reply) => reply.header('vary', 'API-Version').send('x'))
+    app.get('/star', { apiVersions: '1.0' }, async (request, reply) => reply.header('vary', '*').send('x'))
+    app.get('/list', { apiVersions: '1.0' }, async (request, reply) => reply.header('vary', ['Accept', 'Cookie']).send('x'))
+  })
+  t.equal((await own.inject('/dup?api-version=1')).headers.vary, 'API-Version', 'a name the route set is not added twice')
+  t.equal((await own.inject('/star?api-version=1')).headers.vary, '*', 'nothing goes after *')
+  t.equal((await own.inject('/list?api-version=1')).headers.vary, 'Accept, Cookie, api-version')
   const queryOnly = await build({ problemDetails: true, versionReader: { header: false } }, app => {
     app.get('/a', { apiVersions: '1.0' }, says('a'))
     app.get('/n', { apiVersionNeutral: true }, says('n'))
