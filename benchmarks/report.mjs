@@ -7,7 +7,7 @@ const VALID = ['query', 'header', 'segment']
 const ERRORS = ['unsupported', 'invalid', 'ambiguous', 'none']
 const PEERS = ['nest-header', 'nest-custom', 'hapi', 'express']
 
-function median (values) {
+export function median (values) {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
@@ -27,6 +27,9 @@ function figures (samples, server, scenario, pipelining) {
     wrong: list.reduce((a, s) => a + s.wrong, 0)
   }
 }
+
+/** `list` rotated left by `n`: each round starts somewhere else, so order effects even out. */
+export const rotate = (list, n) => list.slice(n % list.length).concat(list.slice(0, n % list.length))
 
 const us = n => `${n >= 0 ? '+' : '−'}${Math.abs(n).toFixed(2)} µs`
 const where = (scenario, p) => `${scenario}, pipelining ${p}`

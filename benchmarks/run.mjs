@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { SCENARIOS, SERVERS } from './scenarios.mjs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
-import { describeMachine, evaluateTargets, renderResults } from './report.mjs'
+import { describeMachine, evaluateTargets, renderResults, rotate } from './report.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
@@ -22,7 +22,6 @@ const FLAG_SETS = [
   { id: 'default', label: "Node's default flags (`node`)", flags: [] }
 ].filter(set => (process.env.BENCH_FLAGS ?? 'fixed,default').split(',').includes(set.id))
 
-const rotate = (list, n) => list.slice(n % list.length).concat(list.slice(0, n % list.length))
 // One map per flag set: `${server}|${scenario}|${pipelining}` → [{ rps, p99, cpu, errors, wrong }]
 const samplesOf = new Map(FLAG_SETS.map(set => [set.id, new Map()]))
 

@@ -6,9 +6,9 @@
 // scale markers (the rest of the file is left as it is); see README, "Benchmarks".
 //   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_NODE_FLAGS (see proc.mjs)
 //   SCALE_DIST (the plugin's ESM entry, relative to servers/; default ../../dist/esm/index.js)
-import os from 'node:os'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
+import { describeMachine, median, rotate } from './report.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
@@ -25,12 +25,6 @@ const REQUESTS = ['valid', 'unversioned']
 // --expose-gc so the server can collect before it reads its heap; the same for every app.
 const FLAGS = [...SERVER_FLAGS, '--expose-gc']
 
-const rotate = (list, n) => list.slice(n % list.length).concat(list.slice(0, n % list.length))
-const median = list => {
-  const sorted = [...list].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-}
 const apps = SIZES.flatMap(size => KINDS.map(([kind]) => ({ kind, size, key: `${kind}|${size.versioned}` })))
 const samples = new Map(apps.map(({ key }) => [key, { readyMs: [], heapMB: [], routes: 0, gc: true, valid: [], unversioned: [], wrong: { valid: 0, unversioned: 0 } }]))
 
@@ -105,8 +99,7 @@ const growth = KINDS.map(([kind, name]) => {
 out.push(`- Start-up per 1,000 routes added (equal steps mean linear growth): ${growth.join('. ')}.`)
 const wrong = apps.flatMap(({ kind, size, key }) => REQUESTS.filter(id => samples.get(key).wrong[id]).map(id => `${kind} ${size.versioned} ${id}: ${samples.get(key).wrong[id]}`))
 out.push(`- Responses: ${wrong.length ? `**not all 200** (${wrong.join(', ')})` : 'all 200, every app, both requests, every round'}.`)
-const cpus = os.cpus()
-out.push(`- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${os.type()} ${os.release()}, Node.js ${process.version}`)
+out.push(`- Machine: ${describeMachine()}`)
 out.push(`- Run: ${new Date().toISOString().slice(0, 10)}, ${rounds} interleaved rounds (app order rotated, a fresh server process per app and round), ` +
   `0.5 s warm-up and ${seconds} s per request, ${connections} connections, pipelining 1, loopback; ${minutes.toFixed(1)} min in all`)
 out.push(`- Servers run as \`node ${FLAGS.join(' ')}\`${[...samples.values()].every(s => s.gc) ? '' : ' (gc() was not available: heap without a collection)'}, ${PINNED}`)
