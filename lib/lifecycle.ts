@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
-import type { ApiVersion } from './api-version.js'
+import { ApiVersion } from './api-version.js'
 import type { NodeVersions, VersionLookup } from './constraint.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
@@ -46,7 +46,9 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
     policyHeaders: policies.size === 0
       ? null
       : function (request, reply, payload, done) {
-        const policy = request.apiVersion === null ? undefined : policies.get(request.apiVersion.key)
+        // Whatever a hook of a plain-JS app assigned to apiVersion: only an ApiVersion has a policy.
+        const version: unknown = request.apiVersion
+        const policy = version instanceof ApiVersion ? policies.get(version.key) : undefined
         if (policy !== undefined) sendPolicy(reply, policy, true)
         done(null, payload)
       },

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
-import type { ApiVersion } from './api-version.js'
+import { ApiVersion } from './api-version.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from './media-type.js'
 import { NONE, ONE, type VersionOutcome } from './outcome.js'
 import type { ApiVersionProblem } from './problems.js'
@@ -123,13 +123,16 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   // A success response to a version given in a media type names the version in its own media type, as ASP.NET
-  // does (only on success: a problem stays application/problem+json).
+  // does (only on success: a problem stays application/problem+json): as the client spelled it, unless a hook
+  // or handler assigned request.apiVersion another version (or none, or, from plain JS, something else).
   function mediaTypeResponse (config: MediaTypeConfig): onSendHookHandler {
     return function (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
       if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
-        reply.header('content-type', withMediaTypeVersion(type, outcome.text as string, config, outcome.source))
+        const served: unknown = request.apiVersion
+        const text = served === outcome.served ? outcome.text : served instanceof ApiVersion ? served.toString() : null
+        if (text !== null) reply.header('content-type', withMediaTypeVersion(type, text, config, outcome.source))
       }
       done(null, payload)
     }

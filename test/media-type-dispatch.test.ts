@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import apiVersioning, { errorObjects, type ApiVersioningOptions } from '../lib/index.js'
+import apiVersioning, { ApiVersion, errorObjects, type ApiVersioningOptions } from '../lib/index.js'
 import { build, problem, says } from './helpers.js'
 
 const onlyMedia: ApiVersioningOptions = { problemDetails: true, reportApiVersions: true, versionReader: { query: false, header: false, urlSegment: false, mediaType: 'v' } }
@@ -77,4 +77,35 @@ t.test('media type options are checked at start-up', async t => {
   const app = Fastify()
   app.register(apiVersioning, { versionReader: { mediaType: { template: 'application/json' } } })
   await t.rejects(async () => { await app.ready() }, /versionReader.mediaType.template must be a media type with one \{version\}/)
+})
+
+t.test('a version a hook assigns is the one the response names; any value a plain-JS hook assigns is safe', async t => {
+  const app = await build({ ...onlyMedia, policies: { '2.0': { deprecation: { date: '2025-06-01' } }, '3.0': { deprecation: { date: '2026-01-01' } } } }, app => {
+    app.get('/orders', {
+      apiVersions: '2.0',
+      onRequest: async (request) => {
+        const wanted = request.headers['x-serve-as']
+        if (wanted === 'null') request.apiVersion = null
+        else if (wanted === 'undefined') (request as unknown as Record<string, unknown>).apiVersion = undefined
+        else if (wanted === 'text') (request as unknown as Record<string, unknown>).apiVersion = '3.0'
+        else if (wanted !== undefined) request.apiVersion = ApiVersion.parse(wanted as string)
+      }
+    }, async request => ({ version: request.apiVersion === null ? null : String(request.apiVersion) }))
+  })
+  const serve = (as?: string) => app.inject({ url: '/orders', headers: { accept: 'application/json;v=2', ...(as === undefined ? {} : { 'x-serve-as': as }) } })
+  const asked = await serve()
+  t.equal(asked.headers['content-type'], 'application/json; charset=utf-8; v=2', 'as the client spelled it')
+  t.equal(asked.headers.deprecation, '@1748736000')
+  const three = await serve('3.0')
+  t.equal(three.headers['content-type'], 'application/json; charset=utf-8; v=3.0', 'the version served, not the one asked for')
+  t.equal(three.headers.deprecation, '@1767225600', 'with the served version\'s policy')
+  const none = await serve('null')
+  t.equal(none.headers['content-type'], 'application/json; charset=utf-8', 'no version served, none named')
+  t.notOk(none.headers.deprecation)
+  for (const as of ['undefined', 'text']) {
+    const odd = await serve(as)
+    t.equal(odd.statusCode, 200, `apiVersion = ${as}`)
+    t.equal(odd.headers['content-type'], 'application/json; charset=utf-8', 'a value that is no ApiVersion names no version')
+    t.notOk(odd.headers.deprecation)
+  }
 })
