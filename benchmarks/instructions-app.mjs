@@ -14,9 +14,11 @@ const handler = async () => payload
 if (kind === 'plain') {
   app.get('/items', handler)
   app.get('/v:apiVersion/items', handler)
-} else if (kind === 'hook') {
+} else if (kind === 'hook' || kind === 'hook-vary') {
   const supported = new Set(['1.0', '2.0'])
+  const vary = kind === 'hook-vary'
   const checkVersion = (request, reply, done) => {
+    if (vary) reply.header('vary', 'api-version')
     const version = request.params.apiVersion ?? request.query['api-version'] ?? request.headers['api-version']
     if (!supported.has(version)) return reply.code(400).type('application/problem+json').send({ title: 'Bad API version', status: 400 })
     done()

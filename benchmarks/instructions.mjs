@@ -15,10 +15,12 @@ const av = v => JSON.stringify({ 'api-version': v })
 const ROWS = [
   ['plain Fastify, /items?api-version=1.0', 'plain', '/items?api-version=1.0', '{}'],
   ['hand-written hook, valid version (query)', 'hook', '/items?api-version=1.0', '{}'],
+  ['hand-written hook that also sends Vary, valid version (query)', 'hook-vary', '/items?api-version=1.0', '{}'],
   ['plugin, valid version (query)', 'plugin', '/items?api-version=1.0', '{}'],
   ['plugin, valid version (query), reportApiVersions', 'plugin-report', '/items?api-version=1.0', '{}'],
   ['plain Fastify, /items with a header', 'plain', '/items', av('1.0')],
   ['hand-written hook, valid version (header)', 'hook', '/items', av('1.0')],
+  ['hand-written hook that also sends Vary, valid version (header)', 'hook-vary', '/items', av('1.0')],
   ['plugin, valid version (header)', 'plugin', '/items', av('1.0')],
   ['plain Fastify, /v1.0/items', 'plain', '/v1.0/items', '{}'],
   ['hand-written hook, valid version (path)', 'hook', '/v1.0/items', '{}'],

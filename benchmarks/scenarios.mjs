@@ -65,6 +65,7 @@ export const SERVERS = [
     }
   },
   { name: 'hand-written onRequest hook', id: 'hook', args: ['servers/hook.mjs'], requests: ours },
+  { name: 'hand-written onRequest hook that also sends Vary: api-version', id: 'hook-vary', args: ['servers/hook.mjs', 'vary'], requests: ours },
   {
     name: 'NestJS, header versioning',
     id: 'nest-header',

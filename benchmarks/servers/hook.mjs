@@ -1,11 +1,15 @@
-// What a team writes by hand: an onRequest hook that checks a Set and answers a 400 problem.
+// What a team writes by hand: an onRequest hook that checks a Set and answers a 400 problem. With `vary`, it also
+// sends `Vary: api-version`, as it should since it reads a header (the plugin does): `node hook.mjs [vary]`.
 import Fastify from 'fastify'
 import { payload, ready } from './payload.mjs'
 
 const supported = new Set(['1.0', '2.0'])
 const problem = (kind, detail) => ({ type: `https://example.com/problems#${kind}`, title: 'Bad API version', status: 400, detail })
 
+const vary = process.argv[2] === 'vary'
+
 function checkVersion (request, reply, done) {
+  if (vary) reply.header('vary', 'api-version')
   const query = request.query['api-version']
   const header = request.headers['api-version']
   const version = request.params.apiVersion ?? query ?? header
