@@ -32,8 +32,12 @@ export interface NodeVersions {
 
 /** How the router's stores learn a request's version. */
 export interface VersionLookup {
-  /** The request's outcome, read once per request. */
-  outcomeOf (req: IncomingMessage, inPath: boolean): VersionOutcome
+  /**
+   * Reads the request's outcome and keeps it on the request. The router asks a store once per request, but for
+   * a request it sends on to another node after a store's pick is rejected: reading again costs less than
+   * looking for an earlier outcome on every request (a miss on the request object is a slow lookup).
+   */
+  read (req: IncomingMessage, inPath: boolean): VersionOutcome
   /** The version for a request that gives none, chosen among a node's versions; null when none is assumed there. */
   readonly select: ((req: IncomingMessage, node: NodeVersions) => ApiVersion | null) | null
   /** True once a version's enforced sunset has passed; null when no policy enforces one. */
@@ -68,7 +72,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           // may share a version, so `set` adds the route's bit to each version's routes.
           if (Array.isArray(value)) return 0
           const req = value as IncomingMessage
-          const outcome = lookup.outcomeOf(req, inPath)
+          const outcome = lookup.read(req, inPath)
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node)
           const bits = version === null || (retired !== null && retired(version)) ? undefined : byKey.get(version.key)

@@ -116,15 +116,18 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   // Only the routes whose path carries the version read it there: that costs a second router lookup.
   const pathReaders: ReaderConfig = { ...readers, findSegment }
 
-  // Read once per request, and only when a versioned or version-neutral route asks.
-  function outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome {
-    let outcome = raw[kOutcome]
-    if (outcome === undefined) {
-      outcome = readRequest(raw, config)
-      if (outcome.kind === NONE) outcome.version = assumed
-      raw[kOutcome] = outcome
-    }
+  // Read only when a versioned or version-neutral route asks, and kept on the raw request for its hooks and
+  // `request.apiVersion`.
+  function read (raw: RawRequest, config: ReaderConfig): VersionOutcome {
+    const outcome = readRequest(raw, config)
+    if (outcome.kind === NONE) outcome.version = assumed
+    raw[kOutcome] = outcome
     return outcome
+  }
+
+  // For hooks, which may run after the router's store has read the request.
+  function outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome {
+    return raw[kOutcome] ?? read(raw, config)
   }
 
   const hooks = createRouteHooks({
@@ -159,7 +162,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   fastify.addConstraintStrategy(createVersionStrategy({
-    outcomeOf: (raw, inPath) => outcomeOf(raw, inPath ? pathReaders : readers),
+    read: (raw, inPath) => read(raw, inPath ? pathReaders : readers),
     select: lifecycle.select,
     retired: lifecycle.retired
   }))
