@@ -1,15 +1,21 @@
 // Instructions per request, counted by valgrind (cachegrind, no cache simulation) over the whole process, so that
-// start-up cancels out: (count for 22,000 requests − count for 2,000) / 20,000. With Node's --predictable,
-// --single-threaded and fixed hash and random seeds, two runs agree to a few instructions, where CPU time on a
-// shared host moves by microseconds: this is the tool for costs of a tenth of a microsecond. It counts
-// instructions, not time (a cache miss costs nothing here), and leaves out the socket and HTTP parsing, which are
-// the same for every app. Needs valgrind (Debian: apt-get install valgrind) and `npm run build`.
-//   node benchmarks/instructions.mjs [row ...]   (rows: see ROWS; all by default; PLUGIN_DIST: see instructions-app.mjs)
+// start-up cancels out: (count for N2 requests − count for N1) / (N2 − N1). N1 is past the JIT's warm-up (the first
+// ~10,000 requests of an app compile and recompile its code, and a window that starts earlier counts that compiling
+// as per-request cost: about 10,000 instructions a request for 2,000 → 22,000), so the figures are the steady state
+// of a running server. With Node's --predictable, --single-threaded and fixed hash and random seeds, two runs agree
+// to a few instructions, where CPU time on a shared host moves by microseconds: this is the tool for costs of a
+// tenth of a microsecond. It counts instructions, not time (a cache miss costs nothing here), and leaves out the
+// socket and HTTP parsing, which are the same for every app. Which functions the instructions go to:
+// profile.mjs. Needs valgrind (Debian: apt-get install valgrind) and `npm run build`.
+//   node benchmarks/instructions.mjs [row ...]   (rows: see ROWS; all by default; PLUGIN_DIST: see instructions-app.mjs;
+//   INSTRUCTIONS_N1 / INSTRUCTIONS_N2: the two run lengths, 20,000 and 60,000 by default)
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
-const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+export const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
+export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? 60_000)
 const app = new URL('instructions-app.mjs', import.meta.url).pathname
 const av = v => JSON.stringify({ 'api-version': v })
 const ROWS = [
@@ -24,8 +30,10 @@ const ROWS = [
   ['plugin, valid version (header)', 'plugin', '/items', av('1.0')],
   ['plain Fastify, /v1.0/items', 'plain', '/v1.0/items', '{}'],
   ['hand-written hook, valid version (path)', 'hook', '/v1.0/items', '{}'],
+  ['hand-written hook that also sends Vary, valid version (path)', 'hook-vary', '/v1.0/items', '{}'],
   ['plugin, valid version (path)', 'plugin', '/v1.0/items', '{}'],
   ['hand-written hook, Unsupported (query)', 'hook', '/items?api-version=9.0', '{}'],
+  ['hand-written hook that also sends Vary, Unsupported (query)', 'hook-vary', '/items?api-version=9.0', '{}'],
   ['plugin, Unsupported (query)', 'plugin', '/items?api-version=9.0', '{}'],
   ['plain Fastify, /health', 'plain', '/health', '{}'],
   ['plugin, unversioned route /health', 'plugin', '/health', '{}']
@@ -38,8 +46,11 @@ async function count (kind, url, headers, n) {
   return Number(/I\s+refs:\s+([\d,]+)/.exec(stderr)[1].replaceAll(',', ''))
 }
 
-const only = process.argv.slice(2)
-for (const [what, kind, url, headers] of ROWS.filter(([what]) => only.length === 0 || only.some(o => what.includes(o)))) {
-  const [few, many] = await Promise.all([count(kind, url, headers, 2000), count(kind, url, headers, 22000)])
-  console.log(`${String(Math.round((many - few) / 20000)).padStart(7)}  ${what}`)
+// Run only as a script: profile.mjs imports the flags and lengths.
+if (process.argv[1] === new URL(import.meta.url).pathname) {
+  const only = process.argv.slice(2)
+  for (const [what, kind, url, headers] of ROWS.filter(([what]) => only.length === 0 || only.some(o => what.includes(o)))) {
+    const [few, many] = await Promise.all([count(kind, url, headers, N1), count(kind, url, headers, N2)])
+    console.log(`${String(Math.round((many - few) / (N2 - N1))).padStart(7)}  ${what}`)
+  }
 }

@@ -96,12 +96,12 @@ function matchName (raw: string, names: readonly string[]): string | null {
 }
 
 // The last value seen without escapes: clients send the same version again and again, and comparing with it
-// costs less than looking for escapes.
+// costs less than looking for escapes. The kept string is returned, so the parse cache finds it by identity.
 let plainValue = '1.0'
 
 function valueAt (url: string, start: number, end: number): string {
   const raw = url.slice(start, end)
-  if (raw === plainValue) return raw
+  if (raw === plainValue) return plainValue
   if (hasEscapes(raw)) return decode(raw)
   plainValue = raw
   return raw

@@ -45,10 +45,15 @@ export function createRouteHooks (ctx: HookContext) {
   const { vary, reportApiVersions, enforcingClock } = ctx
 
   // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
+  // Asked with hasHeader: a getHeader('vary') here would make the getHeader('content-type') of Fastify's
+  // reply.send, the same function, read headers by a computed name the slow way on every request.
   function addVary (reply: FastifyReply, vary: string): void {
-    const existing = reply.getHeader('vary')
-    if (existing === undefined) reply.header('vary', vary)
-    else reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary))
+    if (!reply.hasHeader('vary')) {
+      reply.header('vary', vary)
+      return
+    }
+    const existing = reply.getHeader('vary') as string | string[] | number
+    reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary))
   }
 
   /** The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. */
