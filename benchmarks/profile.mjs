@@ -18,7 +18,11 @@ const app = new URL('instructions-app.mjs', import.meta.url).pathname
 
 async function profile (kind, url, headers, n) {
   const out = join(tmpdir(), `callgrind-${kind}-${n}-${process.pid}.out`)
-  await run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--perf-basic-prof', ...FLAGS, app, kind, url, headers, String(n)], { maxBuffer: 1 << 24 })
+  // --perf-basic-prof also turns on V8's log, which would land in the working folder.
+  const log = `${out}.v8.log`
+  await run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--perf-basic-prof', `--logfile=${log}`,
+    '--no-logfile-per-isolate', ...FLAGS, app, kind, url, headers, String(n)], { maxBuffer: 1 << 24 })
+  rmSync(log, { force: true })
   const pid = /^pid: (\d+)$/m.exec(readFileSync(out, 'utf8').slice(0, 4096))[1]
   const mapFile = `/tmp/perf-${pid}.map`
   const code = readFileSync(mapFile, 'utf8').trim().split('\n').map(line => {
