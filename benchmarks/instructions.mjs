@@ -1,7 +1,7 @@
 // Instructions per request, counted by valgrind (cachegrind, no cache simulation) over the whole process, so that
 // start-up cancels out: (count for N2 requests − count for N1) / (N2 − N1). N1 is past the JIT's warm-up (the first
 // ~10,000 requests of an app compile and recompile its code, and a window that starts earlier counts that compiling
-// as per-request cost: about 10,000 instructions a request for 2,000 → 22,000), so the figures are the steady state
+// as per-request cost: about 9,000 instructions a request for 2,000 → 22,000), so the figures are the steady state
 // of a running server. With Node's --predictable, --single-threaded and fixed hash and random seeds, two runs agree
 // to a few instructions, where CPU time on a shared host moves by microseconds: this is the tool for costs of a
 // tenth of a microsecond. It counts instructions, not time (a cache miss costs nothing here), and leaves out the
@@ -16,7 +16,7 @@ const run = promisify(execFile)
 export const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
 export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? 60_000)
-const app = new URL('instructions-app.mjs', import.meta.url).pathname
+export const app = new URL('instructions-app.mjs', import.meta.url).pathname
 const av = v => JSON.stringify({ 'api-version': v })
 const ROWS = [
   ['plain Fastify, /items?api-version=1.0', 'plain', '/items?api-version=1.0', '{}'],

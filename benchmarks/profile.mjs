@@ -11,10 +11,9 @@ import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { FLAGS, N1, N2 } from './instructions.mjs'
+import { app, FLAGS, N1, N2 } from './instructions.mjs'
 
 const run = promisify(execFile)
-const app = new URL('instructions-app.mjs', import.meta.url).pathname
 
 async function profile (kind, url, headers, n) {
   const out = join(tmpdir(), `callgrind-${kind}-${n}-${process.pid}.out`)
