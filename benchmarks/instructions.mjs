@@ -18,6 +18,7 @@ export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
 export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? 60_000)
 export const app = new URL('instructions-app.mjs', import.meta.url).pathname
 const av = v => JSON.stringify({ 'api-version': v })
+// what, app (instructions-app.mjs), URL, request headers as JSON, the status every response must have (200 if left out)
 const ROWS = [
   ['plain Fastify, /items?api-version=1.0', 'plain', '/items?api-version=1.0', '{}'],
   ['hand-written hook, valid version (query)', 'hook', '/items?api-version=1.0', '{}'],
@@ -32,25 +33,36 @@ const ROWS = [
   ['hand-written hook, valid version (path)', 'hook', '/v1.0/items', '{}'],
   ['hand-written hook that also sends Vary, valid version (path)', 'hook-vary', '/v1.0/items', '{}'],
   ['plugin, valid version (path)', 'plugin', '/v1.0/items', '{}'],
-  ['hand-written hook, Unsupported (query)', 'hook', '/items?api-version=9.0', '{}'],
-  ['hand-written hook that also sends Vary, Unsupported (query)', 'hook-vary', '/items?api-version=9.0', '{}'],
-  ['plugin, Unsupported (query)', 'plugin', '/items?api-version=9.0', '{}'],
+  ['hand-written hook, Unsupported (query)', 'hook', '/items?api-version=9.0', '{}', 400],
+  ['hand-written hook that also sends Vary, Unsupported (query)', 'hook-vary', '/items?api-version=9.0', '{}', 400],
+  ['plugin, Unsupported (query)', 'plugin', '/items?api-version=9.0', '{}', 400],
+  ['plain Fastify, /items?api-version=abc', 'plain', '/items?api-version=abc', '{}'],
+  ['hand-written hook, Invalid (query)', 'hook', '/items?api-version=abc', '{}', 400],
+  ['hand-written hook that also sends Vary, Invalid (query)', 'hook-vary', '/items?api-version=abc', '{}', 400],
+  ['plugin, Invalid (query)', 'plugin', '/items?api-version=abc', '{}', 400],
+  ['plain Fastify, /items?api-version=1.0&api-version=2.0', 'plain', '/items?api-version=1.0&api-version=2.0', '{}'],
+  ['hand-written hook, Ambiguous (query)', 'hook', '/items?api-version=1.0&api-version=2.0', '{}', 400],
+  ['hand-written hook that also sends Vary, Ambiguous (query)', 'hook-vary', '/items?api-version=1.0&api-version=2.0', '{}', 400],
+  ['plugin, Ambiguous (query)', 'plugin', '/items?api-version=1.0&api-version=2.0', '{}', 400],
+  ['plain Fastify, /items', 'plain', '/items', '{}'],
+  ['hand-written hook, no version', 'hook', '/items', '{}', 400],
+  ['hand-written hook that also sends Vary, no version', 'hook-vary', '/items', '{}', 400],
+  ['plugin, no version', 'plugin', '/items', '{}', 400],
   ['plain Fastify, /health', 'plain', '/health', '{}'],
   ['plugin, unversioned route /health', 'plugin', '/health', '{}']
 ]
 
-async function count (kind, url, headers, n) {
+async function count (kind, url, headers, expected, n) {
   const { stdout, stderr } = await run('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...FLAGS, app, kind, url, headers, String(n)], { maxBuffer: 1 << 24 })
-  const expected = url.includes('9.0') ? '400' : '200'
-  if (stdout.trim() !== expected) throw new Error(`${kind} ${url}: answered ${stdout.trim()}, not ${expected}`)
+  if (stdout.trim() !== String(expected)) throw new Error(`${kind} ${url}: answered ${stdout.trim()}, not ${expected}`)
   return Number(/I\s+refs:\s+([\d,]+)/.exec(stderr)[1].replaceAll(',', ''))
 }
 
 // Run only as a script: profile.mjs imports the flags and lengths.
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const only = process.argv.slice(2)
-  for (const [what, kind, url, headers] of ROWS.filter(([what]) => only.length === 0 || only.some(o => what.includes(o)))) {
-    const [few, many] = await Promise.all([count(kind, url, headers, N1), count(kind, url, headers, N2)])
+  for (const [what, kind, url, headers, status = 200] of ROWS.filter(([what]) => only.length === 0 || only.some(o => what.includes(o)))) {
+    const [few, many] = await Promise.all([count(kind, url, headers, status, N1), count(kind, url, headers, status, N2)])
     console.log(`${String(Math.round((many - few) / (N2 - N1))).padStart(7)}  ${what}`)
   }
 }
