@@ -18,6 +18,15 @@ export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
 export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? 60_000)
 export const app = new URL('instructions-app.mjs', import.meta.url).pathname
 const av = v => JSON.stringify({ 'api-version': v })
+// A version error: plain Fastify on the same URL (it answers 200), both hooks and the plugin (400).
+function errorRows (what, url) {
+  return [
+    [`plain Fastify, ${url}`, 'plain', url, '{}'],
+    [`hand-written hook, ${what}`, 'hook', url, '{}', 400],
+    [`hand-written hook that also sends Vary, ${what}`, 'hook-vary', url, '{}', 400],
+    [`plugin, ${what}`, 'plugin', url, '{}', 400]
+  ]
+}
 // what, app (instructions-app.mjs), URL, request headers as JSON, the status every response must have (200 if left out)
 const ROWS = [
   ['plain Fastify, /items?api-version=1.0', 'plain', '/items?api-version=1.0', '{}'],
@@ -33,21 +42,10 @@ const ROWS = [
   ['hand-written hook, valid version (path)', 'hook', '/v1.0/items', '{}'],
   ['hand-written hook that also sends Vary, valid version (path)', 'hook-vary', '/v1.0/items', '{}'],
   ['plugin, valid version (path)', 'plugin', '/v1.0/items', '{}'],
-  ['hand-written hook, Unsupported (query)', 'hook', '/items?api-version=9.0', '{}', 400],
-  ['hand-written hook that also sends Vary, Unsupported (query)', 'hook-vary', '/items?api-version=9.0', '{}', 400],
-  ['plugin, Unsupported (query)', 'plugin', '/items?api-version=9.0', '{}', 400],
-  ['plain Fastify, /items?api-version=abc', 'plain', '/items?api-version=abc', '{}'],
-  ['hand-written hook, Invalid (query)', 'hook', '/items?api-version=abc', '{}', 400],
-  ['hand-written hook that also sends Vary, Invalid (query)', 'hook-vary', '/items?api-version=abc', '{}', 400],
-  ['plugin, Invalid (query)', 'plugin', '/items?api-version=abc', '{}', 400],
-  ['plain Fastify, /items?api-version=1.0&api-version=2.0', 'plain', '/items?api-version=1.0&api-version=2.0', '{}'],
-  ['hand-written hook, Ambiguous (query)', 'hook', '/items?api-version=1.0&api-version=2.0', '{}', 400],
-  ['hand-written hook that also sends Vary, Ambiguous (query)', 'hook-vary', '/items?api-version=1.0&api-version=2.0', '{}', 400],
-  ['plugin, Ambiguous (query)', 'plugin', '/items?api-version=1.0&api-version=2.0', '{}', 400],
-  ['plain Fastify, /items', 'plain', '/items', '{}'],
-  ['hand-written hook, no version', 'hook', '/items', '{}', 400],
-  ['hand-written hook that also sends Vary, no version', 'hook-vary', '/items', '{}', 400],
-  ['plugin, no version', 'plugin', '/items', '{}', 400],
+  ...errorRows('Unsupported (query)', '/items?api-version=9.0'),
+  ...errorRows('Invalid (query)', '/items?api-version=abc'),
+  ...errorRows('Ambiguous (query)', '/items?api-version=1.0&api-version=2.0'),
+  ...errorRows('no version', '/items'),
   ['plain Fastify, /health', 'plain', '/health', '{}'],
   ['plugin, unversioned route /health', 'plugin', '/health', '{}']
 ]
