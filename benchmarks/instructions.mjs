@@ -13,10 +13,14 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
-export const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
 export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? 60_000)
-export const app = new URL('instructions-app.mjs', import.meta.url).pathname
+const app = new URL('instructions-app.mjs', import.meta.url).pathname
+// The command line that runs n requests of one app under valgrind, the tool's options first (profile.mjs too).
+export function underValgrind (toolOptions, kind, url, headers, n, nodeOptions = []) {
+  return ['valgrind', [...toolOptions, process.execPath, ...nodeOptions, ...FLAGS, app, kind, url, headers, String(n)]]
+}
 const av = v => JSON.stringify({ 'api-version': v })
 // A version error: plain Fastify on the same URL (it answers 200), both hooks and the plugin (400).
 function errorRows (what, url) {
@@ -51,12 +55,12 @@ const ROWS = [
 ]
 
 async function count (kind, url, headers, expected, n) {
-  const { stdout, stderr } = await run('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, ...FLAGS, app, kind, url, headers, String(n)], { maxBuffer: 1 << 24 })
+  const { stdout, stderr } = await run(...underValgrind(['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null'], kind, url, headers, n), { maxBuffer: 1 << 24 })
   if (stdout.trim() !== String(expected)) throw new Error(`${kind} ${url}: answered ${stdout.trim()}, not ${expected}`)
   return Number(/I\s+refs:\s+([\d,]+)/.exec(stderr)[1].replaceAll(',', ''))
 }
 
-// Run only as a script: profile.mjs imports the flags and lengths.
+// Run only as a script: profile.mjs imports the command line and the lengths.
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   const only = process.argv.slice(2)
   for (const [what, kind, url, headers, status = 200] of ROWS.filter(([what]) => only.length === 0 || only.some(o => what.includes(o)))) {

@@ -11,7 +11,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { app, FLAGS, N1, N2 } from './instructions.mjs'
+import { N1, N2, underValgrind } from './instructions.mjs'
 
 const run = promisify(execFile)
 
@@ -19,8 +19,8 @@ async function profile (kind, url, headers, n) {
   const out = join(tmpdir(), `callgrind-${kind}-${n}-${process.pid}.out`)
   // --perf-basic-prof also turns on V8's log, which would land in the working folder.
   const log = `${out}.v8.log`
-  await run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, '--perf-basic-prof', `--logfile=${log}`,
-    '--no-logfile-per-isolate', ...FLAGS, app, kind, url, headers, String(n)], { maxBuffer: 1 << 24 })
+  await run(...underValgrind(['--tool=callgrind', `--callgrind-out-file=${out}`], kind, url, headers, n,
+    ['--perf-basic-prof', `--logfile=${log}`, '--no-logfile-per-isolate']), { maxBuffer: 1 << 24 })
   rmSync(log, { force: true })
   const pid = /^pid: (\d+)$/m.exec(readFileSync(out, 'utf8').slice(0, 4096))[1]
   const mapFile = `/tmp/perf-${pid}.map`
