@@ -60,6 +60,7 @@ export function createErrorObjectWriter (
   targetOf: (request: FastifyRequest) => string | null
 ): ProblemWriter {
   return trustWriter({
+    name: 'errorObjects',
     canWrite: ({ problem }) => config.allErrors || versionTypes.has(problem.type as string),
     write ({ problem, request, reply }) {
       const error: ErrorObject['error'] = {}

@@ -19,7 +19,7 @@ import { constraintKey, hasParam, routePathKey, routerPathOptions } from './rout
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
 import { kDeclaration, kState } from './state.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
-import { problemDetailsWriter, problemError, writeProblem, type ProblemWriter } from './writers.js'
+import { createProblemWriting, problemDetailsWriter, type ProblemWriter } from './writers.js'
 
 export { ApiVersion } from './api-version.js'
 export { errorObjects, type ErrorObject, type ErrorObjectsOptions } from './error-objects.js'
@@ -92,15 +92,12 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   const errorObjectsConfig = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]
-  const writers: ProblemWriter[] = [...options.problemWriters]
-  const writerNames = writers.map((writer, i) => writer.name ?? `problemWriters[${i}]`)
+  const ownWriters: ProblemWriter[] = [problemDetailsWriter]
   if (errorObjectsConfig !== undefined) {
-    writers.push(createErrorObjectWriter(errorObjectsConfig, problems.types, request => (request.raw as RawRequest)[kOutcome]?.source ?? firstName))
-    writerNames.push('errorObjects')
+    ownWriters.unshift(createErrorObjectWriter(errorObjectsConfig, problems.types, request => (request.raw as RawRequest)[kOutcome]?.source ?? firstName))
   }
-  writers.push(problemDetailsWriter)
-  writerNames.push('problemDetails')
-  if (!options.problemDetails && writers.length > 1) {
+  const writing = createProblemWriting(options.problemWriters, options.problemWriterNames, ownWriters)
+  if (!options.problemDetails && (options.problemWriters.length > 0 || errorObjectsConfig !== undefined)) {
     fastify.log.warn('fastify-api-versioning: problemDetails is false, so version errors have no body and problem writers and errorObjects are not used for them')
   }
 
@@ -147,7 +144,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       }
     },
     sendProblem (request, reply, problem) {
-      if (options.problemDetails) writeProblem(writers, writerNames, { problem, request, reply })
+      if (options.problemDetails) writing.write(problem, request, reply)
       else reply.code(problem.status).send()
     }
   })
@@ -225,7 +222,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       }
       if (variants[i].hasFallback) continue
       // The hidden route matches what its routes match: the same path, prefix and other constraints; it runs
-      // the same onRequest hooks, config and error handler as the first of them.
+      // the same onRequest hooks, config, error handler and handler timeout as the first of them.
       const fallback: RouteOptions & { [kFallback]: true } = {
         method,
         url: rootOfPrefix ? '/' : route.routePath,
@@ -236,6 +233,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
         config: route.config,
         logLevel: route.logLevel,
         errorHandler: route.errorHandler,
+        handlerTimeout: route.handlerTimeout,
         onRequest,
         onSend: headers ?? undefined,
         preParsing: hooks.answerProblem,
@@ -276,12 +274,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
-    const error = problemError(problem)
-    if (error === null) writeProblem(writers, writerNames, { problem, request: this.request, reply: this })
-    else {
-      this.log.error(`fastify-api-versioning: ${error}`)
-      this.code(500).send(new TypeError(error))
-    }
+    writing.problem(this, problem)
     return this
   })
   done()

@@ -63,6 +63,8 @@ export interface ResolvedOptions {
   readonly segmentName: string | null
   readonly mediaType: MediaTypeConfig | null
   readonly problemWriters: readonly ProblemWriter[]
+  /** Each writer's name in logs: its `name`, or its place (`problemWriters[0]`). */
+  readonly problemWriterNames: readonly string[]
   readonly policies: ReadonlyMap<string, VersionPolicy>
   readonly apiVersionSelector: Selector
   readonly now: () => number
@@ -142,6 +144,10 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   if (!Array.isArray(writers) || !writers.every(w => typeof w?.canWrite === 'function' && typeof w.write === 'function')) {
     fail('problemWriters must be an array of { canWrite(context), write(context) } objects')
   }
+  const writerNames = writers.map((writer, i) => {
+    if (writer.name !== undefined && (typeof writer.name !== 'string' || writer.name === '')) fail(`problemWriters[${i}].name must be a non-empty string (got ${JSON.stringify(writer.name) ?? typeof writer.name})`)
+    return writer.name ?? `problemWriters[${i}]`
+  })
 
   const now = options.now ?? Date.now
   if (typeof now !== 'function' || !Number.isFinite(now())) fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (got ${typeof now === 'function' ? 'a function returning ' + String(now()) : typeof now})`)
@@ -161,6 +167,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     segmentName: segment === false ? null : segment,
     mediaType,
     problemWriters: Object.freeze([...writers]),
+    problemWriterNames: Object.freeze(writerNames),
     policies: resolvePolicies(options.policies, warn),
     apiVersionSelector,
     now,

@@ -42,67 +42,122 @@ export const problemDetailsWriter: ProblemWriter = trustWriter({
   }
 })
 
-/**
- * Hands the problem to the first writer whose `canWrite` accepts it. A writer of the app that throws, rejects, or
- * ends without sending is a server bug: logged with its name, answered 500 through the app's error handler.
- */
-export function writeProblem (writers: readonly ProblemWriter[], names: readonly string[], context: ProblemWriterContext): void {
-  let index = 0
-  try {
-    while (!writers[index].canWrite(context)) index++
-    if (trusted.has(writers[index])) {
-      writers[index].write(context)
-      return
-    }
-  } catch (error) {
-    return failed(context.reply, names[index], error)
-  }
-  watched(writers[index], names[index], context)
+/** How one plugin instance writes problems: the app's writers first, then the plugin's own. */
+export interface ProblemWriting {
+  /** Writes a problem of the plugin's own (valid by construction). */
+  write (problem: ProblemDocument, request: FastifyRequest, reply: FastifyReply): void
+  /** `reply.problem()`: checks what it is given, then writes it. Never throws. */
+  problem (reply: FastifyReply, problem: unknown): void
+}
+
+interface Writers {
+  readonly list: readonly ProblemWriter[]
+  readonly names: readonly string[]
 }
 
 /**
- * Runs a writer of the app on a stand-in of the reply that notes whether `send` was called: `reply.sent` stays
- * false while async onSend hooks run, and the reply itself is not touched (a property set on it would slow every
- * later request down).
+ * `names` are the app's writers' names, as `resolveOptions` read them; `own` are the plugin's writers (trusted,
+ * the last of which takes every problem). A `reply.problem()` made inside an app's writer goes to `own` alone:
+ * re-mapping a problem is a supported pattern, and it can neither come back to the writer that made it nor wrap
+ * the stand-in reply in another.
  */
-function watched (writer: ProblemWriter, name: string, context: ProblemWriterContext): void {
-  const reply = context.reply
-  let sending = false
-  const send = (payload?: unknown): FastifyReply => {
-    sending = true
-    return reply.send(payload)
-  }
-  const standIn = new Proxy(reply, { get: (target, key) => key === 'send' ? send : Reflect.get(target, key, target) })
-  const fail = (error: unknown): void => failed(reply, name, error, !sending)
-  const check = (): void => {
-    if (!sending && !reply.sent) failed(reply, name, new Error(`fastify-api-versioning: ${name} neither sent the reply nor returned a promise that does`))
-  }
-  try {
-    const written = writer.write({ ...context, reply: standIn })
-    // The reply is thenable (it resolves once the response ends): never wait on it.
-    if (written !== standIn && written !== reply && typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
-      Promise.resolve(written).then(check, fail)
-    } else {
-      check()
+export function createProblemWriting (app: readonly ProblemWriter[], names: readonly string[], own: readonly ProblemWriter[]): ProblemWriting {
+  const ownWriters: Writers = { list: own, names: own.map(writer => writer.name as string) }
+  const allWriters: Writers = { list: [...app, ...own], names: [...names, ...ownWriters.names] }
+
+  function write (writers: Writers, context: ProblemWriterContext): void {
+    let index = 0
+    try {
+      while (!writers.list[index].canWrite(context)) index++
+      if (trusted.has(writers.list[index])) {
+        writers.list[index].write(context)
+        return
+      }
+    } catch (error) {
+      return failed(context.reply, writers.names[index], error)
     }
-  } catch (error) {
-    fail(error)
+    watched(writers.list[index], writers.names[index], context)
+  }
+
+  function checked (writers: Writers, reply: FastifyReply, problem: unknown): void {
+    const error = problemError(problem)
+    if (error === null) write(writers, { problem: problem as ProblemDocument, request: reply.request, reply })
+    else reply.code(500).send(new TypeError(`fastify-api-versioning: ${error}`))
+  }
+
+  /**
+   * Runs a writer of the app on a stand-in of the reply that notes whether `send` (or `problem`) was called:
+   * `reply.sent` stays false while async onSend hooks run, and the reply itself is not touched (a property set on
+   * it would slow every later request down).
+   */
+  function watched (writer: ProblemWriter, name: string, context: ProblemWriterContext): void {
+    const reply = context.reply
+    let sending = false
+    const send = (payload?: unknown): FastifyReply => {
+      sending = true
+      return reply.send(payload)
+    }
+    const problem = (given: unknown): FastifyReply => {
+      sending = true
+      checked(ownWriters, reply, given)
+      return standIn
+    }
+    const standIn: FastifyReply = new Proxy(reply, {
+      get: (target, key) => key === 'send' ? send : key === 'problem' ? problem : Reflect.get(target, key, target)
+    })
+    const fail = (error: unknown): void => failed(reply, name, error, !sending)
+    const check = (): void => {
+      if (!sending && !reply.sent) failed(reply, name, `${name} neither sent the reply nor returned a promise that does`)
+    }
+    try {
+      const written = writer.write({ ...context, reply: standIn })
+      // The reply is thenable (it resolves once the response ends): never wait on it.
+      if (written !== standIn && written !== reply && typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
+        Promise.resolve(written).then(check, fail)
+      } else {
+        check()
+      }
+    } catch (error) {
+      fail(error)
+    }
+  }
+
+  return {
+    write: (problem, request, reply) => write(allWriters, { problem, request, reply }),
+    problem: (reply, problem) => checked(allWriters, reply, problem)
   }
 }
 
-// Logged always; answered 500 unless a response is already on its way.
+/**
+ * A writer's failure is a bug of the server. Answered 500 through the app's error handler, which logs it (as
+ * Fastify's own does) with the writer's name in its message; logged here only when a response is already on its
+ * way, so that one failure is one log line.
+ */
 function failed (reply: FastifyReply, name: string, thrown: unknown, answer = true): void {
-  const error = thrown instanceof Error ? thrown : new Error(String(thrown))
-  reply.log.error({ err: error }, `fastify-api-versioning: ${name} failed to write a problem`)
+  const error = new Error(`fastify-api-versioning: ${name} failed to write a problem: ${messageOf(thrown)}`, { cause: thrown })
   if (answer && !reply.sent) reply.code(500).send(error)
+  else reply.log.error({ err: error }, error.message)
 }
 
-/** Checks what `reply.problem()` was given; the message says what is wrong, or null. */
+/** Checks what `reply.problem()` was given, without throwing whatever it is; the message says what is wrong, or null. */
 export function problemError (problem: unknown): string | null {
-  if (typeof problem !== 'object' || problem === null || Array.isArray(problem)) return 'reply.problem() needs a problem object'
-  const status = (problem as ProblemDocument).status
-  if (!Number.isInteger(status) || status < 400 || status > 599) {
-    return `reply.problem() needs a problem whose status is an integer from 400 to 599 (got ${typeof status === 'bigint' ? String(status) + 'n' : JSON.stringify(status) ?? String(status)})`
+  try {
+    if (typeof problem !== 'object' || problem === null || Array.isArray(problem)) return 'reply.problem() needs a problem object'
+    const status = (problem as ProblemDocument).status
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      return `reply.problem() needs a problem whose status is an integer from 400 to 599 (got ${typeof status === 'bigint' ? String(status) + 'n' : JSON.stringify(status) ?? String(status)})`
+    }
+    return null
+  } catch (error) {
+    return `reply.problem() could not read the problem: ${messageOf(error)}`
   }
-  return null
+}
+
+// What was thrown, as text, whatever it is (a Proxy, an object whose toString throws).
+function messageOf (thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? thrown.message : String(thrown)
+  } catch {
+    return 'a value that cannot be read'
+  }
 }

@@ -29,6 +29,8 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ problemWriters: {} }, /problemWriters must be an array of \{ canWrite\(context\), write\(context\) \} objects/],
     [{ problemWriters: [{ canWrite: () => true }] }, /problemWriters must be an array/],
     [{ problemWriters: [null] }, /problemWriters must be an array/],
+    [{ problemWriters: [{ name: 7, canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got 7\)/],
+    [{ problemWriters: [{ canWrite: () => true, write: () => {} }, { name: '', canWrite: () => true, write: () => {} }] }, /problemWriters\[1\]\.name must be a non-empty string \(got ""\)/],
     [{ reportApiVersion: true }, /unknown option "reportApiVersion"/]
   ]
   for (const [options, message] of cases) {

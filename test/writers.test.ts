@@ -1,0 +1,135 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning, { errorObjects, type ProblemDocument, type ProblemWriter } from '../lib/index.js'
+import { problem, says } from './helpers.js'
+
+type LogLine = { level: number, msg: string, err?: { message: string } }
+
+async function app (writers: ProblemWriter[], before?: 'errorObjects') {
+  const lines: LogLine[] = []
+  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  if (before === 'errorObjects') await app.register(errorObjects)
+  await app.register(apiVersioning, { problemDetails: true, problemWriters: writers })
+  app.get('/a', { apiVersions: '1.0' }, says('a'))
+  return { app, lines }
+}
+
+t.test('a writer re-maps a problem with reply.problem(): the built-in writers write it, once', async t => {
+  let calls = 0
+  const remaps: Record<string, ProblemWriter['write']> = {
+    sync: ({ problem, reply }) => { calls++; return reply.problem({ ...problem, status: 404 }) },
+    chained: ({ problem, reply }) => { calls++; reply.code(200).header('x-remapped', 'yes').problem({ ...problem, status: 404 }) },
+    async: async ({ problem, reply }) => {
+      calls++
+      await new Promise(resolve => setImmediate(resolve))
+      return reply.problem({ ...problem, status: 404 })
+    }
+  }
+  for (const [name, write] of Object.entries(remaps)) {
+    calls = 0
+    const { app: server, lines } = await app([{ canWrite: ({ problem }) => problem.code === 'UnsupportedApiVersion', write }])
+    const res = await server.inject('/a?api-version=9')
+    t.equal(res.statusCode, 404, name)
+    t.equal(res.headers['content-type'], 'application/problem+json; charset=utf-8', name)
+    t.same(res.json(), problem('unsupported', 404), name)
+    t.equal(calls, 1, `${name}: the app's writer is not asked again`)
+    t.same(lines, [], `${name}: nothing logged`)
+    if (name === 'chained') t.equal(res.headers['x-remapped'], 'yes')
+  }
+})
+
+t.test('a problem re-mapped by a writer takes the error-object format when errorObjects is on', async t => {
+  const { app: server } = await app([{ canWrite: ({ problem }) => problem.status === 400, write: ({ problem, reply }) => reply.problem({ ...problem, status: 422 }) }], 'errorObjects')
+  const res = await server.inject('/a?api-version=9')
+  t.equal(res.statusCode, 422)
+  t.same(res.json(), { error: { code: 'UnsupportedApiVersion', message: 'Unsupported API version', target: 'api-version', innerError: { message: 'The specified API version is not supported' } } })
+})
+
+t.test('reply.problem() in a writer for what reply.problem() itself sent goes to the built-in writers too', async t => {
+  const seen: number[] = []
+  const { app: server, lines } = await app([{
+    name: 'teapot',
+    canWrite: ({ problem }) => problem.status === 418 || problem.status === 419,
+    write: ({ problem, reply }) => { seen.push(problem.status); return reply.problem({ ...problem, status: problem.status + 1 }) }
+  }])
+  server.get('/tea', async (request, reply) => reply.problem({ status: 418, title: 'Teapot' }))
+  const res = await server.inject('/tea')
+  t.equal(res.statusCode, 419)
+  t.same(res.json(), { type: 'about:blank', title: 'Teapot', status: 419 })
+  t.same(seen, [418])
+  t.same(lines, [])
+})
+
+t.test('a writer that gives reply.problem() what it cannot send is answered 500, logged once', async t => {
+  const { app: server, lines } = await app([{ name: 'sloppy', canWrite: () => true, write: ({ reply }) => reply.problem({ status: 200 }) }])
+  const res = await server.inject('/a?api-version=9')
+  t.equal(res.statusCode, 500)
+  t.match(res.json().message, /reply.problem\(\) needs a problem whose status is an integer from 400 to 599 \(got 200\)/)
+  t.equal(lines.length, 1)
+  t.match(lines[0].msg, /got 200/)
+})
+
+t.test('a failing writer is logged once, naming it', async t => {
+  const writers: Array<[ProblemWriter, RegExp, number]> = [
+    [{ name: 'throws', canWrite: () => true, write: () => { throw new Error('boom') } }, /throws failed to write a problem: boom/, 500],
+    [{ canWrite: () => { throw new Error('can') }, write: () => {} }, /problemWriters\[0\] failed to write a problem: can/, 500],
+    [{ name: 'lazy', canWrite: () => true, write: () => {} }, /lazy failed to write a problem: lazy neither sent the reply nor returned a promise that does/, 500],
+    [{ name: 'rejects', canWrite: () => true, write: async () => { throw new Error('nope') } }, /rejects failed to write a problem: nope/, 500],
+    [{ name: 'text', canWrite: () => true, write: () => { throw 'plain text' } }, /text failed to write a problem: plain text/, 500], // eslint-disable-line no-throw-literal
+    [{ name: 'late', canWrite: () => true, write: async ({ reply }) => { reply.code(400).send('x'); throw new Error('late') } }, /late failed to write a problem: late/, 400]
+  ]
+  for (const [writer, message, status] of writers) {
+    const { app: server, lines } = await app([writer])
+    const res = await server.inject('/a?api-version=9')
+    t.equal(res.statusCode, status, String(message))
+    t.equal(lines.length, 1, `${message}: one line`)
+    t.match(lines[0]?.msg, message)
+    t.equal(lines[0]?.level, 50)
+  }
+})
+
+t.test('reply.problem() never throws: what it cannot read is a 500, logged', async t => {
+  const throwingStatus = { get status (): number { throw new Error('no status for you') } }
+  const { proxy: revoked, revoke } = Proxy.revocable({ status: 400 }, {})
+  revoke()
+  const hostile = new Proxy({ status: 400 }, { get () { throw new Error('trap') }, getPrototypeOf () { throw new Error('proto') } })
+  const throwsLater = { status: 400, get title (): string { throw new Error('title') } }
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['getter', throwingStatus, /could not read the problem: no status for you/],
+    ['revoked', revoked, /could not read the problem: .*revoked/],
+    ['proxy', hostile, /could not read the problem: trap/],
+    ['member', throwsLater, /problemDetails failed to write a problem: title/]
+  ]
+  for (const [name, given, message] of cases) {
+    const { app: server, lines } = await app([])
+    let threw: unknown = null
+    server.get('/x', async (request, reply) => {
+      try {
+        reply.problem(given as ProblemDocument)
+      } catch (error) {
+        threw = error
+      }
+      return reply
+    })
+    const res = await server.inject('/x')
+    t.equal(threw, null, `${name}: no throw`)
+    t.equal(res.statusCode, 500, name)
+    t.equal(lines.length, 1, `${name}: logged once`)
+    t.match(lines[0]?.msg, message, name)
+  }
+})
+
+t.test("a writer whose promise never settles is bounded by Fastify's handlerTimeout, the route's or the server's", async t => {
+  const never: ProblemWriter = { name: 'never', canWrite: () => true, write: () => new Promise(() => {}) }
+  const server = Fastify({ handlerTimeout: 50 })
+  await server.register(apiVersioning, { problemDetails: true, problemWriters: [never] })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  const res = await server.inject('/a?api-version=9')
+  t.equal(res.statusCode, 503)
+  t.equal(res.json().code, 'FST_ERR_HANDLER_TIMEOUT')
+
+  const route = Fastify()
+  await route.register(apiVersioning, { problemDetails: true, problemWriters: [never] })
+  route.get('/a', { apiVersions: '1.0', handlerTimeout: 50 }, says('a'))
+  t.equal((await route.inject('/a?api-version=9')).statusCode, 503, "the route's own handlerTimeout holds for its version problems")
+})
