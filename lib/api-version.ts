@@ -102,6 +102,19 @@ export class ApiVersion {
   }
 }
 
+/**
+ * A version the app declares goes into response headers, which carry visible ASCII only: its status may not use
+ * the Unicode letters and digits that the grammar allows in what requests send.
+ */
+export function isDeclarable (version: ApiVersion): boolean {
+  return version.status === null || VISIBLE_ASCII.test(version.status)
+}
+
+/** Says what `isDeclarable` asks, for start-up errors. */
+export const DECLARABLE = "a declared API version must be visible ASCII (letters, digits, '.' and '-'), such as '1.0-beta'"
+
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/
+
 function compareNullable<T extends string | number> (a: T | null, b: T | null): number {
   if (a === b) return 0
   if (a === null) return -1

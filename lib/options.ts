@@ -1,4 +1,4 @@
-import { ApiVersion } from './api-version.js'
+import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
 import { resolveMediaTypeOption, type MediaTypeConfig } from './media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './policies.js'
@@ -118,6 +118,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   const defaultText = options.defaultVersion ?? '1.0'
   const defaultVersion = typeof defaultText === 'string' ? ApiVersion.tryParse(defaultText) : null
   if (defaultVersion === null) fail(`defaultVersion must be a valid API version such as '1.0' (got ${JSON.stringify(defaultText)})`)
+  if (!isDeclarable(defaultVersion)) fail(`defaultVersion must be visible ASCII, since it goes into headers (got ${JSON.stringify(defaultText)}): ${DECLARABLE}`)
 
   const base = options.problemTypeBase ?? DEFAULT_PROBLEM_TYPE_BASE
   if (typeof base !== 'string' || base === '' || /[#\s]/.test(base)) {

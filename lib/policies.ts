@@ -2,7 +2,7 @@
  * Deprecation and sunset policies (option `policies`): checked once at start-up and turned into the exact header
  * values each version sends, so a response only looks them up.
  */
-import { ApiVersion } from './api-version.js'
+import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
 
 /** A link as given in a policy: a URL, or the URL with its RFC 8288 target attributes. */
 export type PolicyLinkOption = string | { href: string, title?: string, type?: string, hreflang?: string, media?: string }
@@ -110,6 +110,7 @@ export function resolvePolicies (value: unknown, onWarning?: (message: string) =
   const entries = Object.entries(value).map(([key, option]) => {
     const version = ApiVersion.tryParse(key)
     if (version === null) fail(keyPath(key), 'is keyed by an invalid API version: expected [yyyy-MM-dd][.major[.minor]][-status], for example 1.0')
+    if (!isDeclarable(version)) fail(keyPath(key), `is keyed by a version that cannot be sent in a header: ${DECLARABLE}`)
     const first = spellings.get(version.key)
     if (first !== undefined) fail(keyPath(key), `is the same version as ${keyPath(first)}: give its policy once`)
     spellings.set(version.key, key)

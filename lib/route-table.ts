@@ -1,4 +1,4 @@
-import { ApiVersion } from './api-version.js'
+import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
 
 /** How a route takes part in versioning. */
 export type RouteKind = 'versioned' | 'neutral' | 'plain'
@@ -115,6 +115,9 @@ function readVersions (value: unknown, name: string, label: string): ApiVersion[
     const version = typeof text === 'string' ? ApiVersion.tryParse(text) : null
     if (version === null) {
       throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which is not a valid API version (expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')`)
+    }
+    if (!isDeclarable(version)) {
+      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which cannot be sent in a header: ${DECLARABLE}`)
     }
     return version
   })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import apiVersioning, { type ApiVersioningOptions } from '../lib/index.js'
+import apiVersioning, { withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
 import { build, says } from './helpers.js'
 
 t.test('bad plugin options fail start-up, naming the option', async t => {
@@ -102,4 +102,33 @@ t.test('routes declared before the plugin are not versioned', async t => {
   app.get('/early', { apiVersions: '1.0' }, says('early'))
   await app.register(apiVersioning, { problemDetails: true })
   t.same((await app.inject('/early?api-version=7')).json(), { route: 'early', version: null })
+})
+
+t.test('a declared version must be visible ASCII, since it goes into headers', async t => {
+  const declarations: Array<[(app: ReturnType<typeof Fastify>) => void, RegExp]> = [
+    [app => app.get('/a', { apiVersions: ['1.0', '1.0-бета'] }, says('a')), /route GET \/a: apiVersions has "1.0-бета", which cannot be sent in a header: a declared API version must be visible ASCII \(letters, digits, '.' and '-'\), such as '1.0-beta'/],
+    [app => app.get('/a', { deprecatedApiVersions: '0.9-ä' }, says('a')), /route GET \/a: deprecatedApiVersions has "0.9-ä", which cannot be sent in a header/],
+    [app => app.register(withApiVersions({ apiVersions: '2.0-β' }, async scope => { scope.get('/b', says('b')) })), /set of withApiVersions: apiVersions has "2.0-β", which cannot be sent in a header/]
+  ]
+  for (const [declare, message] of declarations) {
+    const app = await build({ problemDetails: true, reportApiVersions: true })
+    await t.rejects(async () => { declare(app); await app.ready() }, message)
+  }
+  const options: Array<[ApiVersioningOptions, RegExp]> = [
+    [{ defaultVersion: '1.0-é' }, /defaultVersion must be visible ASCII, since it goes into headers \(got "1.0-é"\)/],
+    [{ policies: { '1.0-ü': { deprecation: { date: '2026-01-01' } } } }, /policies\['1.0-ü'\] is keyed by a version that cannot be sent in a header: a declared API version must be visible ASCII/]
+  ]
+  for (const [given, message] of options) {
+    const app = Fastify()
+    app.register(apiVersioning, given)
+    await t.rejects(async () => { await app.ready() }, message)
+  }
+
+  // Requests may send any text: what they send is Unsupported or Invalid, as before.
+  const app = await build({ problemDetails: true, reportApiVersions: true }, app => { app.get('/a', { apiVersions: '1.0' }, says('a')) })
+  const unsupported = await app.inject('/a?api-version=1.0-%D0%B1%D0%B5%D1%82%D0%B0')
+  t.equal(unsupported.statusCode, 400)
+  t.equal(unsupported.json().code, 'UnsupportedApiVersion')
+  t.equal(unsupported.headers['api-supported-versions'], '1.0')
+  t.equal((await app.inject('/a?api-version=1.%D0%B1')).json().code, 'InvalidApiVersion')
 })
