@@ -39,9 +39,12 @@ export interface VersionLookup {
    */
   read (req: IncomingMessage, inPath: boolean): VersionOutcome
   /** The version for a request that gives none, chosen among a node's versions; null when none is assumed there. */
-  readonly select: ((req: IncomingMessage, node: NodeVersions) => ApiVersion | null) | null
-  /** True once a version's enforced sunset has passed; null when no policy enforces one. */
-  readonly retired: ((version: ApiVersion) => boolean) | null
+  readonly select: ((req: IncomingMessage, node: NodeVersions, outcome: VersionOutcome) => ApiVersion | null) | null
+  /**
+   * True once a version's enforced sunset has passed at the request's time; null when no policy enforces one.
+   * True as well when the clock fails: the request then goes to the hidden route, which answers the error.
+   */
+  readonly retired: ((version: ApiVersion, outcome: VersionOutcome) => boolean) | null
 }
 
 /**
@@ -74,8 +77,8 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           const req = value as IncomingMessage
           const outcome = lookup.read(req, inPath)
           let version = outcome.version
-          if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node)
-          const bits = version === null || (retired !== null && retired(version)) ? undefined : byKey.get(version.key)
+          if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
+          const bits = version === null || (retired !== null && retired(version, outcome)) ? undefined : byKey.get(version.key)
           if (bits === undefined) {
             if (fallback !== 0 && unbound !== 0) outcome.served = version
             return fallback

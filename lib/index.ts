@@ -131,7 +131,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     reportApiVersions: options.reportApiVersions,
     vary: varyOf(options.headerNames, options.mediaType !== null),
     declared: table.declared,
-    enforcingClock: lifecycle.retired === null ? null : options.now,
+    timeOf: lifecycle.timeOf,
     logApiVersion: options.logApiVersion,
     retirementHeaders: lifecycle.retirementHeaders,
     outcomeOf,

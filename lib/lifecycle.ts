@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
 import { ApiVersion } from './api-version.js'
 import type { NodeVersions, VersionLookup } from './constraint.js'
+import { serverError } from './server-error.js'
+import type { VersionOutcome } from './outcome.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 
@@ -20,10 +22,15 @@ export interface Lifecycle {
   readonly retired: VersionLookup['retired']
   /** The enforced sunset of a version in ms, or null. */
   retiresAt (version: ApiVersion): number | null
+  /**
+   * The request's instant, from the clock read once a request, so that what is enforced and what is reported
+   * agree; NaN when the clock fails, which leaves the error on the outcome.
+   */
+  timeOf (outcome: VersionOutcome): number
   /** The onSend hook of versioned routes that sends the policy headers of the version served, or null without policies. */
   readonly policyHeaders: onSendHookHandler | null
   /** Sends a retired version's Sunset and Link headers with the problem that refuses it. */
-  retirementHeaders (reply: FastifyReply, version: ApiVersion | null): void
+  retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
 }
 
 export function createLifecycle (options: LifecycleOptions): Lifecycle {
@@ -31,18 +38,34 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
   const enforced = new Map<string, number>()
   for (const [key, policy] of policies) if (policy.enforce) enforced.set(key, policy.sunsetAt as number)
   const retiresAt = (version: ApiVersion): number | null => enforced.get(version.key) ?? null
-  // One comparison per versioned request when some policy enforces; nothing otherwise.
+  // One lookup per versioned request when some policy enforces, and the clock only for an enforced version;
+  // nothing otherwise. A failing clock (NaN) retires: the request goes to the hidden route, which answers it.
   const retired = enforced.size === 0
     ? null
-    : (version: ApiVersion): boolean => {
+    : (version: ApiVersion, outcome: VersionOutcome): boolean => {
         const at = enforced.get(version.key)
-        return at !== undefined && now() >= at
+        return at !== undefined && !(timeOf(outcome) < at)
       }
+
+  function timeOf (outcome: VersionOutcome): number {
+    if (!Number.isNaN(outcome.time) || outcome.error !== null) return outcome.time
+    let time: unknown
+    try {
+      time = now()
+    } catch (error) {
+      outcome.error = serverError('fastify-api-versioning: the now option (the clock of enforced sunsets) threw', error)
+      return NaN
+    }
+    if (typeof time === 'number' && Number.isFinite(time)) return (outcome.time = time)
+    outcome.error = serverError(`fastify-api-versioning: the now option (the clock of enforced sunsets) returned ${show(time)}, not a time in ms since the epoch as Date.now gives`)
+    return NaN
+  }
 
   return {
     select: options.assumeDefaultVersionWhenUnspecified ? selectorFor(selector) : null,
     retired,
     retiresAt,
+    timeOf,
     policyHeaders: policies.size === 0
       ? null
       : function (request, reply, payload, done) {
@@ -52,8 +75,9 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
         if (policy !== undefined) sendPolicy(reply, policy, true)
         done(null, payload)
       },
-    retirementHeaders (reply, version) {
-      if (version !== null && retired?.(version) === true) sendPolicy(reply, policies.get(version.key) as VersionPolicy, false)
+    retirementHeaders (reply, outcome) {
+      const version = outcome.version
+      if (version !== null && retired?.(version, outcome) === true) sendPolicy(reply, policies.get(version.key) as VersionPolicy, false)
     }
   }
 
@@ -61,21 +85,23 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
   function selectorFor (selector: Selector): VersionLookup['select'] {
     if (selector === 'default') return null
     if (typeof selector === 'function') {
-      return (req: IncomingMessage, node: NodeVersions) => {
+      return (req: IncomingMessage, node: NodeVersions, outcome: VersionOutcome) => {
         let [supported, deprecated] = (node.selection ??= [Object.freeze([...node.supported]), Object.freeze([...node.deprecated])]) as [readonly ApiVersion[], readonly ApiVersion[]]
         // A version past its enforced sunset is not offered: it is implemented no more.
         if (retired !== null) {
-          supported = Object.freeze(supported.filter(v => !retired(v)))
-          deprecated = Object.freeze(deprecated.filter(v => !retired(v)))
+          supported = Object.freeze(supported.filter(v => !retired(v, outcome)))
+          deprecated = Object.freeze(deprecated.filter(v => !retired(v, outcome)))
+          if (outcome.error !== null) return null
         }
         return selectPerRequest(selector, req, supported, deprecated, error => options.log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
       }
     }
     // Resolved once per router node; with enforced sunsets, a pick per period.
-    return (req: IncomingMessage, node: NodeVersions) => {
+    return (req: IncomingMessage, node: NodeVersions, outcome: VersionOutcome) => {
       const steps = (node.selection ??= selectOverTime(selector, node.supported, node.deprecated, defaultVersion, retiresAt)) as TimedSelection[]
       if (steps.length === 1) return steps[0].version
-      const time = now()
+      const time = timeOf(outcome)
+      if (Number.isNaN(time)) return null
       let i = steps.length - 1
       while (steps[i].from > time) i--
       return steps[i].version
@@ -88,4 +114,8 @@ function sendPolicy (reply: FastifyReply, policy: VersionPolicy, deprecation: bo
   if (deprecation && policy.deprecation !== null && !reply.hasHeader('deprecation')) reply.header('deprecation', policy.deprecation)
   if (policy.sunset !== null && !reply.hasHeader('sunset')) reply.header('sunset', policy.sunset)
   if (policy.links !== null) reply.header('link', appendLink(reply.getHeader('link'), policy.links))
+}
+
+function show (value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value.length > 64 ? value.slice(0, 64) + '…' : value) : typeof value === 'number' ? String(value) : typeof value
 }

@@ -3,6 +3,7 @@ import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
 import { resolveMediaTypeOption, type MediaTypeConfig } from './media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './selectors.js'
+import { messageOf } from './server-error.js'
 import type { ProblemWriter } from './writers.js'
 
 export interface VersionReaderOptions {
@@ -151,7 +152,14 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   })
 
   const now = options.now ?? Date.now
-  if (typeof now !== 'function' || !Number.isFinite(now())) fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (got ${typeof now === 'function' ? 'a function returning ' + String(now()) : typeof now})`)
+  if (typeof now !== 'function') fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (got ${typeof now})`)
+  let time: unknown
+  try {
+    time = now()
+  } catch (error) {
+    fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (it threw: ${messageOf(error)})`)
+  }
+  if (typeof time !== 'number' || !Number.isFinite(time)) fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (got a function returning ${messageOf(time)})`)
   const apiVersionSelector = resolveSelector(options.apiVersionSelector)
   const assume = boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified')
   if (apiVersionSelector !== 'default' && !assume) warn('fastify-api-versioning: apiVersionSelector is used only with assumeDefaultVersionWhenUnspecified: true')

@@ -32,6 +32,10 @@ export class VersionOutcome {
   count = 0
   /** The version the request is served as (`request.apiVersion`), set by the route that takes it. */
   served: ApiVersion | null = null
+  /** The request's instant (ms), read from the clock once, when first needed; NaN until then. */
+  time = NaN
+  /** An error of the server met while routing the request (a failing clock): the request is answered with it. */
+  error: Error | null = null
 
   /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
   add (text: string, source: string, fromPath: boolean): boolean {

@@ -21,12 +21,12 @@ export interface HookContext {
   readonly vary: string | null
   /** Every version some route declares: what version-neutral routes accept. */
   readonly declared: ReadonlySet<string>
-  /** The clock, when some version's sunset is enforced (the reported versions change with time); else null. */
-  readonly enforcingClock: (() => number) | null
+  /** The request's instant, read once a request (see Lifecycle.timeOf). */
+  timeOf (outcome: VersionOutcome): number
   /** Adds `apiVersion` to the request's log bindings. */
   readonly logApiVersion: boolean
   /** Sends a retired version's Sunset and Link headers. */
-  retirementHeaders (reply: FastifyReply, version: ApiVersion | null): void
+  retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
   outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome
   problemFor (outcome: VersionOutcome, raw: RawRequest): ApiVersionProblem
   sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void
@@ -42,7 +42,7 @@ export interface HookContext {
  * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
 export function createRouteHooks (ctx: HookContext) {
-  const { vary, reportApiVersions, enforcingClock } = ctx
+  const { vary, reportApiVersions } = ctx
 
   // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
   // Asked with hasHeader: a getHeader('vary') here would make the getHeader('content-type') of Fastify's
@@ -67,9 +67,18 @@ export function createRouteHooks (ctx: HookContext) {
     }
     return function (request, reply, payload, done) {
       if (vary !== null) addVary(reply, vary)
-      if (enforcingClock !== null) path.at(enforcingClock())
-      if (path.supportedHeader !== null) reply.header(SUPPORTED_HEADER, path.supportedHeader)
-      if (path.deprecatedHeader !== null) reply.header(DEPRECATED_HEADER, path.deprecatedHeader)
+      let reported = path.reported
+      if (path.timed) {
+        // An enforced sunset changes what is reported: at the request's time, or nothing on the 500 of a clock
+        // that failed (while routing, or here, which answers with its error).
+        const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+        if (outcome.error !== null) return done(null, payload)
+        const time = ctx.timeOf(outcome)
+        if (outcome.error !== null) return done(outcome.error)
+        reported = path.at(time)
+      }
+      if (reported.supported !== null) reply.header(SUPPORTED_HEADER, reported.supported)
+      if (reported.deprecated !== null) reply.header(DEPRECATED_HEADER, reported.deprecated)
       done(null, payload)
     }
   }
@@ -105,10 +114,15 @@ export function createRouteHooks (ctx: HookContext) {
     ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
   }
 
-  // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers).
+  // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers): a version
+  // problem, or the error of a clock that failed while routing.
   function answerProblem (request: FastifyRequest, reply: FastifyReply): void {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-    ctx.retirementHeaders(reply, outcome.version)
+    if (outcome.error !== null) {
+      reply.send(outcome.error)
+      return
+    }
+    ctx.retirementHeaders(reply, outcome)
     ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
   }
 

@@ -11,7 +11,7 @@ export interface RouteDeclaration {
 }
 
 /** The version headers of a path from one instant on. */
-interface ReportedVersions {
+export interface ReportedVersions {
   readonly from: number
   readonly supported: string | null
   readonly deprecated: string | null
@@ -22,8 +22,10 @@ export class PathEntry {
   private readonly supported = new Map<string, ApiVersion>()
   private readonly deprecated = new Map<string, ApiVersion>()
   private periods: ReportedVersions[] = []
-  supportedHeader: string | null = null
-  deprecatedHeader: string | null = null
+  /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
+  reported: ReportedVersions = { from: -Infinity, supported: null, deprecated: null }
+  /** True when an enforced sunset changes the header values: `at` needs the request's time. */
+  timed = false
 
   add (declaration: RouteDeclaration): void {
     for (const v of declaration.supported) if (!this.supported.has(v.key)) this.supported.set(v.key, v)
@@ -46,15 +48,15 @@ export class PathEntry {
         deprecated: formatVersions([...this.deprecated.values()].filter(v => live(v) && !this.supported.has(v.key)))
       }
     })
-    this.at(-Infinity)
+    this.reported = this.periods[0]
+    this.timed = this.periods.length > 1
   }
 
-  /** Sets the header values in force at `time`; only paths with an enforced sunset have more than one period. */
-  at (time: number): void {
+  /** The header values in force at `time` (a finite number); only a timed path has more than one period. */
+  at (time: number): ReportedVersions {
     let i = this.periods.length - 1
     while (this.periods[i].from > time) i--
-    this.supportedHeader = this.periods[i].supported
-    this.deprecatedHeader = this.periods[i].deprecated
+    return this.periods[i]
   }
 }
 

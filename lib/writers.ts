@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ProblemDocument } from './problems.js'
+import { messageOf, serverError } from './server-error.js'
 import { serializeProblem } from './problem-schema.js'
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
@@ -134,8 +135,8 @@ export function createProblemWriting (app: readonly ProblemWriter[], names: read
  * way, so that one failure is one log line.
  */
 function failed (reply: FastifyReply, name: string, thrown: unknown, answer = true): void {
-  const error = new Error(`fastify-api-versioning: ${name} failed to write a problem: ${messageOf(thrown)}`, { cause: thrown })
-  if (answer && !reply.sent) reply.code(500).send(error)
+  const error = serverError(`fastify-api-versioning: ${name} failed to write a problem`, thrown)
+  if (answer && !reply.sent) reply.send(error)
   else reply.log.error({ err: error }, error.message)
 }
 
@@ -150,14 +151,5 @@ export function problemError (problem: unknown): string | null {
     return null
   } catch (error) {
     return `reply.problem() could not read the problem: ${messageOf(error)}`
-  }
-}
-
-// What was thrown, as text, whatever it is (a Proxy, an object whose toString throws).
-function messageOf (thrown: unknown): string {
-  try {
-    return thrown instanceof Error ? thrown.message : String(thrown)
-  } catch {
-    return 'a value that cannot be read'
   }
 }

@@ -206,10 +206,68 @@ t.test('a function selector is not offered versions past their enforced sunset',
   t.same(offered, [['1.0', '2.0', '0.9'], ['2.0', '0.9']])
 })
 
+t.test('a clock that throws or gives no time after start-up is a 500 for that request, logged once; the process lives', async t => {
+  let mode: 'ok' | 'throw' | 'nan' | 'text' | 'infinite' = 'ok'
+  const now = () => {
+    if (mode === 'throw') throw new Error('clock broke')
+    return ({ ok: BEFORE, nan: NaN, text: '2026' as unknown as number, infinite: Infinity, throw: 0 })[mode]
+  }
+  const lines: Array<{ level: number, msg: string, err: { message: string } }> = []
+  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true, policies, now })
+  app.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
+  app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, says('items'))
+  const current = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  await current.register(apiVersioning, { problemDetails: true, policies, now, assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: 'lowest' })
+  current.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
+  const picked = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  await picked.register(apiVersioning, { problemDetails: true, policies, now, assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: ({ supported }) => supported[0] })
+  picked.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
+  await Promise.all([app.ready(), current.ready(), picked.ready()])
+
+  const requests: Array<[string, FastifyInstance, string]> = [
+    ['enforced version, read while routing', app, '/orders?api-version=1.0'],
+    ['enforced version in the path', app, '/v1.0/items'],
+    ['a version the clock does not retire, whose report depends on it', app, '/orders?api-version=2.0'],
+    ['an unsupported version, whose report depends on it', app, '/orders?api-version=3.0'],
+    ["'lowest' across an enforced sunset", current, '/a'],
+    ['a function selector offered the versions still in force', picked, '/a']
+  ]
+  for (const [label, server, url] of requests) {
+    for (const failure of ['throw', 'nan', 'text', 'infinite'] as const) {
+      lines.length = 0
+      mode = failure
+      const res = await server.inject(url)
+      t.equal(res.statusCode, 500, `${label}: ${failure}`)
+      t.equal(res.headers['api-supported-versions'], undefined, `${label}: ${failure}: nothing reported`)
+      t.equal(lines.length, 1, `${label}: ${failure}: logged once`)
+      t.match(lines[0]?.err.message, failure === 'throw' ? /the now option \(the clock of enforced sunsets\) threw: clock broke/ : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity), not a time in ms since the epoch/, `${label}: ${failure}`)
+      t.equal(lines[0]?.level, 50)
+      mode = 'ok'
+      t.equal((await server.inject(url)).statusCode, url.includes('3.0') ? 400 : 200, `${label}: the next request is served`)
+    }
+  }
+})
+
+t.test('a request reads the clock once: what is enforced and what is reported agree', async t => {
+  // A clock that crosses the sunset between two reads of one request.
+  let reads = 0
+  const now = () => (reads++ % 2 === 0 ? SUNSET - 1 : SUNSET)
+  const app = await build({ problemDetails: true, reportApiVersions: true, policies, now }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
+  })
+  for (let i = 0; i < 4; i++) {
+    const res = await app.inject('/orders?api-version=1.0')
+    const served = res.statusCode === 200
+    t.equal(res.headers['api-supported-versions'], served ? '1.0, 2.0' : '2.0', `request ${i}: ${res.statusCode}`)
+  }
+})
+
 t.test('lifecycle options are checked at start-up', async t => {
   const cases: Array<[ApiVersioningOptions, RegExp]> = [
     [{ now: 5 as unknown as () => number }, /now must be a function that returns the time in ms since the epoch, as Date.now does \(got number\)/],
     [{ now: () => 'soon' as unknown as number }, /now must be a function .* \(got a function returning soon\)/],
+    [{ now: () => { throw new Error('no clock yet') } }, /now must be a function that returns the time in ms since the epoch, as Date.now does \(it threw: no clock yet\)/],
     [{ apiVersionSelector: 'highest' as 'current' }, /apiVersionSelector must be 'default', 'current', 'lowest' or a function/],
     [{ logApiVersion: 'yes' as unknown as boolean }, /logApiVersion must be a boolean/],
     [{ policies: { '1.0': { sunset: { date: '2027-02-30' } } } }, /policies\['1.0'\].sunset.date/],
