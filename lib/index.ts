@@ -183,6 +183,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
     nearMisses(route, label)
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
+    // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
+    if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
+      throw new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`)
+    }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 

@@ -34,7 +34,8 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
     outcome.fromMediaType = outcome.count > before
   }
   if (config.findSegment !== null) {
-    const value = config.findSegment(req.method ?? 'GET', url, req.headers.host)
+    // The host as the router derives it: HTTP/2 requests carry it in `:authority`.
+    const value = config.findSegment(req.method ?? 'GET', url, (req.headers.host || req.headers[':authority']) as string | undefined)
     if (value !== undefined) outcome.add(value, config.segmentName as string, true)
   }
   return outcome

@@ -1,12 +1,14 @@
 import t from 'tap'
-import { request } from 'node:http'
+import { createServer, request } from 'node:http'
+import { connect } from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import { build, problem, says } from './helpers.js'
 
 // Sends raw header lines, so a header can be repeated on the wire (Node joins repeats in req.headers).
 function get (port: number, path: string, headers: Array<[string, string]>): Promise<{ status: number, body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ port, path, host: '127.0.0.1', headers: [['host', '127.0.0.1'], ...headers].flat() as unknown as Record<string, string> }, res => {
+    const lines = headers.some(([name]) => name === 'host') ? headers : [['host', '127.0.0.1'], ...headers]
+    const req = request({ port, path, host: '127.0.0.1', headers: lines.flat() as unknown as Record<string, string> }, res => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', chunk => { body += chunk })
@@ -36,4 +38,56 @@ t.test('repeated header lines over real HTTP', async t => {
 
   const mixed = await get(port, '/values?api-version=2.0', [['api-version', '2']])
   t.same(JSON.parse(mixed.body), { route: 'v', version: '2.0' })
+})
+
+function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(port))
+    }).on('error', reject)
+  })
+}
+
+// One request over h2c (HTTP/2 without TLS): `:authority` carries the host, as browsers and proxies send it.
+function h2 (port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number, headers: Record<string, unknown>, body: string }> {
+  return new Promise((resolve, reject) => {
+    const session = connect(`http://127.0.0.1:${port}`)
+    session.on('error', reject)
+    const req = session.request({ ':path': path, ':authority': `api.example.com:${port}`, ...headers })
+    let body = ''
+    let head: Record<string, unknown> = {}
+    req.setEncoding('utf8')
+    req.on('response', h => { head = h })
+    req.on('data', chunk => { body += chunk })
+    req.on('end', () => {
+      session.close()
+      resolve({ status: Number(head[':status']), headers: head, body })
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+t.test('a route with a host constraint takes its version from the path over HTTP/1.1 and HTTP/2', async t => {
+  for (const http2 of [false, true]) {
+    const protocol = http2 ? 'h2c' : 'HTTP/1.1'
+    // The host constraint names the port, so the port is chosen first.
+    const port = await freePort()
+    const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+      app.get('/v:apiVersion/orders', { apiVersions: ['1.0', '2.0'], constraints: { host: `api.example.com:${port}` } }, says('orders'))
+      app.get('/v:apiVersion/orders', { apiVersions: '1.0', constraints: { host: `admin.example.com:${port}` } }, says('admin orders'))
+    }, http2 ? { http2: true } as object : {})
+    await app.listen({ port, host: '127.0.0.1' })
+    t.teardown(() => app.close())
+    const send = http2 ? (path: string) => h2(port, path) : (path: string) => get(port, path, [['host', `api.example.com:${port}`]])
+    const ok = await send('/v2.0/orders')
+    t.equal(ok.status, 200, protocol)
+    t.same(JSON.parse(ok.body), { route: 'orders', version: '2.0' }, protocol)
+    const unsupported = await send('/v3.0/orders')
+    t.equal(unsupported.status, 404, protocol)
+    t.same(JSON.parse(unsupported.body), problem('unsupported', 404), protocol)
+    t.same(JSON.parse((await send('/vx/orders')).body), problem('invalid'), protocol)
+    t.equal((await (http2 ? h2(port, '/v2.0/orders', { ':authority': 'other.example.com' }) : get(port, '/v2.0/orders', [['host', 'other.example.com']]))).status, 404, `${protocol}: another host`)
+  }
 })

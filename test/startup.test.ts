@@ -77,6 +77,7 @@ t.test('bad route declarations fail where the route is declared, naming it', asy
       app.get('/a', says('b'))
       app.get('/a', { apiVersions: '1.0' }, says('a'))
     }, /route GET \/a is versioned, but another GET \/a route is unversioned/],
+    [app => app.get('/a', { apiVersions: '1.0', constraints: { host: /^api\./ } }, says('a')), /route GET \/a has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string/],
     [app => {
       app.route({ method: ['GET', 'POST'], url: '/a', apiVersions: '1.0', handler: says('a') })
       app.post('/a', { apiVersions: '1.0' }, says('b'))
