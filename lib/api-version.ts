@@ -10,6 +10,10 @@ const BAD_FORMAT = 1
 const BAD_GROUP = 2
 const BAD_STATUS = 3
 
+// Every ApiVersion carries this registry symbol, so that `instanceof ApiVersion` holds for an ApiVersion of either
+// build of the package (ESM and CommonJS, both loaded in one app): a class is per build, the brand is not.
+const BRAND = Symbol.for('fastify-api-versioning.ApiVersion')
+
 const LETTER = /\p{L}/u
 const DIGIT = /\p{Nd}/u
 
@@ -96,11 +100,18 @@ export class ApiVersion {
     return this.toString()
   }
 
+  /** True for an ApiVersion of either build of this package (ESM or CommonJS). */
+  static [Symbol.hasInstance] (value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true
+  }
+
   /** @internal */
   static create (groupVersion: string | null, major: number | null, minor: number | null, status: string | null): ApiVersion {
     return new ApiVersion(groupVersion, major, minor, status)
   }
 }
+
+Object.defineProperty(ApiVersion.prototype, BRAND, { value: true })
 
 /**
  * A version the app declares goes into response headers, which carry visible ASCII only: its status may not use

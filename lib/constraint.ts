@@ -18,7 +18,7 @@ export const DEPRECATED = ' (deprecated)'
  * Set on the versions of a route that carries other constraints (a host): the router may still reject such a
  * route for what the store picks, and go on to other routes, so such a route sets `apiVersion` itself.
  */
-export const kBound = Symbol('fastify-api-versioning.bound')
+export const kBound = Symbol.for('fastify-api-versioning.bound')
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 

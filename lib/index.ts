@@ -59,7 +59,7 @@ declare module 'fastify' {
   }
 }
 
-const kFallback = Symbol('fastify-api-versioning.fallback')
+const kFallback = Symbol.for('fastify-api-versioning.fallback')
 
 type Done = (err?: Error) => void
 type Route = RouteOptions & { prefix: string, routePath: string, [kFallback]?: true }

@@ -7,8 +7,11 @@ import type { ApiVersionProblem } from './problems.js'
 import type { ReaderConfig } from './readers.js'
 import type { PathEntry } from './route-table.js'
 
-/** Where a request's outcome is kept: read once, by the router's constraint store or a route's first hook. */
-export const kOutcome = Symbol('fastify-api-versioning.outcome')
+/**
+ * Where a request's outcome is kept: read once, by the router's constraint store or a route's first hook. A
+ * registry symbol, as every key the package leaves on shared objects, so that its two builds agree.
+ */
+export const kOutcome = Symbol.for('fastify-api-versioning.outcome')
 export type RawRequest = IncomingMessage & { [kOutcome]?: VersionOutcome }
 
 const SUPPORTED_HEADER = 'api-supported-versions'

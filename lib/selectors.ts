@@ -127,7 +127,7 @@ function toVersion (value: unknown): ApiVersion {
     Promise.resolve(value).catch(() => {})
     throw new TypeError('fastify-api-versioning: apiVersionSelector returned a promise; it must return a version synchronously')
   }
-  // An ApiVersion from the other build (ESM vs CommonJS) fails instanceof, but its text still parses.
+  // An object shaped like an ApiVersion without its brand (a copy of the package older than the brand) parses by its text.
   const version = typeof (value as { key?: unknown } | null)?.key === 'string' ? ApiVersion.tryParse(String(value)) : null
   if (version === null) throw new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`)
   return version

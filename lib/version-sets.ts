@@ -8,8 +8,11 @@ export interface ApiVersionSet {
   apiVersionNeutral?: boolean
 }
 
-/** Where `withApiVersions` leaves its set: an own property of the plugin's instance, so inner sets shadow outer ones. */
-export const kVersionSet = Symbol('fastify-api-versioning.versionSet')
+/**
+ * Where `withApiVersions` leaves its set: an own property of the plugin's instance, so inner sets shadow outer ones;
+ * a registry symbol, so that either build of the package (ESM, CommonJS) finds the other's sets.
+ */
+export const kVersionSet = Symbol.for('fastify-api-versioning.versionSet')
 const KEYS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
 
 /** The set that applies to a route declared on `instance`, or undefined. */

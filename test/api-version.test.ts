@@ -189,3 +189,11 @@ t.test('property: every generated malformed text is rejected', async t => {
     t.notOk(rejected.failed, `${kind}: ${rejected.counterexample === null ? '' : JSON.stringify(String(rejected.counterexample[0]).slice(0, 60))}`)
   }
 })
+
+t.test('instanceof ApiVersion holds for an ApiVersion of either build, by its brand', async t => {
+  t.ok(ApiVersion.parse('1.0') instanceof ApiVersion)
+  // What an ApiVersion of the other build (ESM or CommonJS) carries: the registry brand, on another prototype.
+  const other = Object.freeze(Object.create({ [Symbol.for('fastify-api-versioning.ApiVersion')]: true }))
+  t.ok(other instanceof ApiVersion)
+  for (const value of [null, undefined, '1.0', 1, {}, { key: '|1.0|' }, Object.create(null), () => {}]) t.notOk(value instanceof ApiVersion, typeof value)
+})

@@ -169,6 +169,59 @@ app.ready().then(async () => {
 `)
   t.same(JSON.parse(run('node', ['openapi.cjs'], app)), [['1.0'], true, 'function'], 'CommonJS')
 
+  // Both builds in one app (an ESM app whose CommonJS dependency requires the package, or the reverse): every
+  // export of one build works with the plugin of the other.
+  writeFileSync(join(app, 'dual.mjs'), `
+import Fastify from 'fastify'
+import { createRequire } from 'node:module'
+import * as esm from 'fastify-api-versioning'
+import * as esmOpenApi from 'fastify-api-versioning/openapi'
+const require = createRequire(import.meta.url)
+const builds = { esm: [esm, esmOpenApi], cjs: [require('fastify-api-versioning'), require('fastify-api-versioning/openapi')] }
+const seen = {}
+for (const [plugin, parts] of [['esm', 'cjs'], ['cjs', 'esm']]) {
+  const [main] = builds[plugin]
+  const [other, otherOpenApi] = builds[parts]
+  const app = Fastify()
+  await app.register(other.errorObjects)
+  await app.register(plugin === 'esm' ? main.default : main, {
+    problemDetails: true,
+    reportApiVersions: true,
+    versionReader: { mediaType: true },
+    policies: { '1.0': { deprecation: { date: '2025-01-01' } } },
+    apiVersionSelector: () => other.ApiVersion.parse('2.0'),
+    assumeDefaultVersionWhenUnspecified: true
+  })
+  await app.register(otherOpenApi.apiVersioningOpenApi)
+  await app.register(other.withApiVersions({ apiVersions: ['1.0', '2.0'] }, async scope => {
+    scope.get('/set', async request => ({ version: String(request.apiVersion), branded: request.apiVersion instanceof other.ApiVersion }))
+  }))
+  app.get('/assigned', { apiVersions: ['1.0', '2.0'], schema: { response: { 400: other.ProblemDetailsSchema } } }, async request => {
+    request.apiVersion = other.ApiVersion.parse('1.0')
+    return { ok: true }
+  })
+  app.get('/problem', async (request, reply) => reply.problem({ status: 409, title: other.PROBLEM_TEXTS.unsupported.title }))
+  await app.ready()
+  const set = await app.inject('/set?api-version=1')
+  const unsupported = await app.inject('/set?api-version=3')
+  const assigned = await app.inject({ url: '/assigned', headers: { accept: 'application/json;v=2.0' } })
+  const problem = await app.inject('/problem')
+  seen[plugin + ' plugin, ' + parts + ' parts'] = [
+    set.json(), (await app.inject('/set')).json(), unsupported.statusCode, unsupported.json().error.code, set.headers['api-supported-versions'],
+    assigned.headers.deprecation, assigned.headers['content-type'],
+    problem.statusCode, problem.json().title,
+    app.apiVersionDocuments().map(d => d.version),
+    main.ApiVersion.parse('1') instanceof other.ApiVersion
+  ]
+}
+console.log(JSON.stringify(seen))
+`)
+  const mixed = ['1.0', '2.0']
+  const expected = [{ version: '1', branded: true }, { version: '2.0', branded: true }, 400, 'UnsupportedApiVersion', '1.0, 2.0',
+    '@1735689600', 'application/json; charset=utf-8; v=1.0', 409, 'Unsupported API version', mixed, true]
+  t.same(JSON.parse(run('node', ['dual.mjs'], app)), { 'esm plugin, cjs parts': expected, 'cjs plugin, esm parts': expected },
+    'the ESM and CommonJS builds work together: version sets, error objects, the openapi entry, ApiVersion (instanceof, policies, media types, selectors), ProblemDetailsSchema, PROBLEM_TEXTS')
+
   writeFileSync(join(app, 'openapi-consumer.mts'), `
 import Fastify from 'fastify'
 import apiVersioning from 'fastify-api-versioning'
