@@ -11,13 +11,13 @@ import { createLifecycle } from './lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions } from './options.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from './outcome.js'
 import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from './problems.js'
-import { allowVersionQuery } from './query-schema.js'
 import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
 import { createNearMissWarnings } from './near-misses.js'
 import { constraintKey, hasParam, routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
 import { kDeclaration, kState } from './state.js'
+import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { createProblemWriting, problemDetailsWriter, type ProblemWriter } from './writers.js'
 
@@ -165,6 +165,8 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }))
 
   const nearMisses = createNearMissWarnings(message => fastify.log.warn(message))
+  // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
+  const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: Route[] }>()
 
@@ -190,8 +192,11 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 
-    route.schema = allowVersionQuery(route.schema, options.queryNames)
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    const instance = this
+    const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => instance.getSchema(id), label)
+    route.schema = allowed.schema
+    if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
     Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })
     const config = inPath ? pathReaders : readers
     if (declaration.kind === 'neutral') {
@@ -256,6 +261,11 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
 
   fastify.addHook('onReady', function (hookDone) {
+    try {
+      for (const check of lateSchemas) check()
+    } catch (error) {
+      return hookDone(error as Error)
+    }
     table.seal(lifecycle.retiresAt)
     for (const policy of options.policies.values()) {
       if (!table.declared.has(policy.version.key)) fastify.log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
