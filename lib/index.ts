@@ -14,6 +14,7 @@ import { createProblemSet, type ApiVersionProblem, type ProblemDocument } from '
 import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
 import { createNearMissWarnings } from './near-misses.js'
+import { guardOutsideScope } from './outside-scope.js'
 import { constraintKey, hasParam, routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
 import { kDeclaration, kState } from './state.js'
@@ -276,6 +277,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   fastify.decorate(kApiVersioning, true)
+  guardOutsideScope(fastify)
   fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined })
   // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
   // more property to set on every request); set by a hook or handler, it becomes the request's own.

@@ -1,5 +1,5 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import apiVersioning, { withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
 import { build, says } from './helpers.js'
 
@@ -132,4 +132,41 @@ t.test('a declared version must be visible ASCII, since it goes into headers', a
   t.equal(unsupported.json().code, 'UnsupportedApiVersion')
   t.equal(unsupported.headers['api-supported-versions'], '1.0')
   t.equal((await app.inject('/a?api-version=1.%D0%B1')).json().code, 'InvalidApiVersion')
+})
+
+t.test('registered inside a plugin, it versions that plugin; a route outside that declares versions fails start-up', async t => {
+  async function scoped () {
+    const app = Fastify()
+    await app.register(async api => {
+      await api.register(apiVersioning, { problemDetails: true })
+      api.get('/in', { apiVersions: '1.0' }, says('in'))
+      await api.register(async inner => { inner.get('/inner', { apiVersions: '2.0' }, says('inner')) })
+    })
+    return app
+  }
+  const outside: Array<[string, (app: FastifyInstance) => unknown, RegExp]> = [
+    ['a root route', app => app.get('/x', { apiVersions: '1.0' }, says('x')), /route GET \/x declares apiVersions, but apiVersioning is registered inside a plugin and does not see it, so it would be unversioned; register apiVersioning at the root \(await app\.register\(apiVersioning, \.\.\.\) on the app itself\), before the routes/],
+    ['deprecated versions', app => app.get('/x', { deprecatedApiVersions: '0.9' }, says('x')), /route GET \/x declares deprecatedApiVersions, but apiVersioning is registered inside a plugin/],
+    ['a neutral route', app => app.get('/x', { apiVersionNeutral: true }, says('x')), /route GET \/x declares apiVersionNeutral, but apiVersioning/],
+    ['a sibling plugin', app => app.register(async other => { other.get('/y', { apiVersions: '1.0' }, says('y')) }), /route GET \/y declares apiVersions, but apiVersioning/],
+    ['a version set', app => app.register(withApiVersions({ apiVersions: '1.0' }, async (other: FastifyInstance) => { other.get('/z', says('z')) })), /route GET \/z declares apiVersions, but apiVersioning/]
+  ]
+  for (const [label, declare, message] of outside) {
+    const app = await scoped()
+    await t.rejects(async () => { await declare(app); await app.ready() }, message, label)
+  }
+
+  // What the plugin's scope holds is versioned; routes outside it that declare nothing are left alone.
+  const app = await scoped()
+  app.get('/plain', async request => ({ version: request.apiVersion }))
+  await app.register(async other => { other.get('/other', async request => ({ version: request.apiVersion })) })
+  t.same((await app.inject('/in?api-version=1.0')).json(), { route: 'in', version: '1.0' })
+  t.equal((await app.inject('/in?api-version=3')).json().code, 'UnsupportedApiVersion')
+  t.same((await app.inject('/inner?api-version=2.0')).json(), { route: 'inner', version: '2.0' })
+  t.same((await app.inject('/plain?api-version=1.0')).json(), { version: null }, 'request.apiVersion is null, not undefined, outside the scope')
+  t.same((await app.inject('/other')).json(), { version: null })
+
+  // Two servers, each with the plugin in a scope: each has its own root.
+  const again = await scoped()
+  t.same((await again.inject('/in?api-version=1')).json(), { route: 'in', version: '1' })
 })
