@@ -77,7 +77,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
   const early = routesBefore(fastify)
   if (early.length > 0) {
-    fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}), and any apiVersions they declare are ignored; declare versioned routes after \`await app.register(apiVersioning, ...)\``)
+    fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}): the plugin does not see them, so they are unversioned, which is right for a route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\``)
   }
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
@@ -189,6 +189,15 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
     if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
       throw new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`)
+    }
+    if (declaration.kind !== 'plain') {
+      // A route the router has and the table has not was declared before the plugin: a versioned route would
+      // take all its requests.
+      for (const method of methods) {
+        if (table.entry(method, pathKey).kind === null && this.hasRoute({ method, url: route.url, constraints: others })) {
+          throw new Error(`fastify-api-versioning: route ${method} ${route.url} is ${declaration.kind === 'neutral' ? 'version-neutral' : 'versioned'}, but a ${method} ${route.url} route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after \`await app.register(apiVersioning, ...)\`, with its versions`)
+        }
+      }
     }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return

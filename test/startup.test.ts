@@ -105,6 +105,26 @@ t.test('routes declared before the plugin are not versioned', async t => {
   t.same((await app.inject('/early?api-version=7')).json(), { route: 'early', version: null })
 })
 
+t.test('a route declared before the plugin on a path versioned after it is a start-up error, not a dead route', async t => {
+  const app = Fastify()
+  app.get('/orders/:id', says('early'))
+  app.get('/status', says('status'))
+  await app.register(apiVersioning, { problemDetails: true })
+  t.throws(() => app.get('/orders/:orderId', { apiVersions: '1.0' }, says('v1')), /route GET \/orders\/:orderId is versioned, but a GET \/orders\/:orderId route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after `await app.register\(apiVersioning, \.\.\.\)`, with its versions/)
+  t.throws(() => app.get('/status', { apiVersionNeutral: true }, says('neutral')), /route GET \/status is version-neutral, but a GET \/status route declared before the plugin/)
+  app.get('/status', { apiVersionNeutral: true, constraints: { host: 'a.example' } }, says('elsewhere'))
+  t.equal((await app.inject({ url: '/status', headers: { host: 'a.example' } })).json().route, 'elsewhere', 'other constraints make another route')
+})
+
+t.test('routes declared before the plugin are named in a warning that says when they matter', async t => {
+  const lines: string[] = []
+  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line).msg) } } } })
+  app.get('/status', async () => 'up')
+  await app.register(apiVersioning)
+  await app.ready()
+  t.match(lines, [/^fastify-api-versioning: routes were declared before the plugin was loaded \(\/status \(GET, HEAD\)\): the plugin does not see them, so they are unversioned, which is right for a route that declares no versions \(a health or docs route\); a route meant to be versioned must be declared after `await app.register\(apiVersioning, \.\.\.\)`$/])
+})
+
 t.test('a declared version must be visible ASCII, since it goes into headers', async t => {
   const declarations: Array<[(app: ReturnType<typeof Fastify>) => void, RegExp]> = [
     [app => app.get('/a', { apiVersions: ['1.0', '1.0-бета'] }, says('a')), /route GET \/a: apiVersions has "1.0-бета", which cannot be sent in a header: a declared API version must be visible ASCII \(letters, digits, '.' and '-'\), such as '1.0-beta'/],
