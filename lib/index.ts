@@ -209,21 +209,23 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
     Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })
     const config = inPath ? pathReaders : readers
+    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && constraintsKey !== '') : null
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(config), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
-      route.onSend = append(route.onSend, hooks.versionHeaders(null))
+      route.onSend = append(append(route.onSend, hooks.versionHeaders(null)), logServed)
       return
     }
-    // Other constraints (a host) may reject what the constraint store picks, so a route that has them sets
-    // apiVersion itself; so does every route when the version goes into the log bindings.
+    // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
+    // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
     const bound = constraintsKey !== ''
-    const hook = bound || options.logApiVersion ? hooks.versioned(config, bound) : null
-    const ownOnRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
+    const hook = bound || options.logApiVersion ? hooks.versioned(config, bound, options.logApiVersion) : null
+    const hiddenHook = bound ? hooks.versioned(config, true, false) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
-    route.onRequest = ownOnRequest
+    const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
+    route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
-    route.onSend = append(append(append(route.onSend, headers), policies), mediaTypeResponse)
+    route.onSend = append(append(append(append(route.onSend, headers), policies), mediaTypeResponse), logServed)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (inPath) versions.push(IN_PATH)
     if (bound) Object.defineProperty(versions, kBound, { value: true })
@@ -231,7 +233,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
       const method = methods[i]
-      let onRequest = ownOnRequest
+      let onRequest = hiddenOnRequest
       const rootOfPrefix = atPrefixRoot && method !== 'HEAD'
       if (rootOfPrefix) {
         let root = roots.get(variants[i])

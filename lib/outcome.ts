@@ -36,6 +36,8 @@ export class VersionOutcome {
   time = NaN
   /** An error of the server met while routing the request (a failing clock): the request is answered with it. */
   error: Error | null = null
+  /** The served version is in the request's log bindings (`logApiVersion`). */
+  logged = false
 
   /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
   add (text: string, source: string, fromPath: boolean): boolean {

@@ -88,16 +88,29 @@ export function createRouteHooks (ctx: HookContext) {
 
   /**
    * For a versioned route that carries other constraints (a host), whose router node may reject a request the
-   * store has read: there the store leaves `apiVersion` to the route that takes the request. Also where the
-   * version goes into the log bindings.
+   * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`), the
+   * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`),
+   * for every later log line of the request; never the hidden route's, which serves no version.
    */
-  function versioned (config: ReaderConfig, setsVersion: boolean): onRequestHookHandler {
-    const logApiVersion = ctx.logApiVersion
+  function versioned (config: ReaderConfig, setsVersion: boolean, logs: boolean): onRequestHookHandler {
     return function (request, reply, done) {
       const outcome = ctx.outcomeOf(request.raw, config)
       if (setsVersion) outcome.served = outcome.version
-      if (logApiVersion && outcome.served !== null) logVersion(request, outcome.served)
+      if (logs && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
+    }
+  }
+
+  /**
+   * With `logApiVersion`, on versioned and neutral routes: a response that an earlier onRequest hook sent (a 401
+   * from authentication) still names the version the route serves in its "request completed" line.
+   */
+  function logServed (setsVersion: boolean): onSendHookHandler {
+    return function (request, reply, payload, done) {
+      const outcome = (request.raw as RawRequest)[kOutcome]
+      const served = outcome === undefined || outcome.logged ? null : setsVersion ? outcome.version : outcome.served
+      if (served !== null) logVersion(request, outcome as VersionOutcome, served)
+      done(null, payload)
     }
   }
 
@@ -105,7 +118,7 @@ export function createRouteHooks (ctx: HookContext) {
     return function (request, reply, done) {
       const outcome = ctx.outcomeOf(request.raw, config)
       outcome.served = outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
-      if (ctx.logApiVersion && outcome.served !== null) logVersion(request, outcome.served)
+      if (ctx.logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
     }
   }
@@ -160,7 +173,7 @@ export function createRouteHooks (ctx: HookContext) {
     }
   }
 
-  return { versionHeaders, versioned, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
+  return { versionHeaders, versioned, logServed, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
 }
 
 function mergeVary (existing: string, vary: string): string {
@@ -170,8 +183,9 @@ function mergeVary (existing: string, vary: string): string {
   return missing.length === 0 ? existing : `${existing}, ${missing.join(', ')}`
 }
 
-// So that Fastify's "request completed" line says which version was served.
-function logVersion (request: FastifyRequest, version: ApiVersion): void {
+// So that Fastify's "request completed" line says which version was served; once a request.
+function logVersion (request: FastifyRequest, outcome: VersionOutcome, version: ApiVersion): void {
+  outcome.logged = true
   const log = request.log as FastifyRequest['log'] & { setBindings?: (bindings: object) => void }
   if (typeof log.setBindings === 'function') log.setBindings({ apiVersion: String(version) })
 }

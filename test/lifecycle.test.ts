@@ -303,6 +303,40 @@ t.test('logApiVersion names the version in the request completed line', async t 
   t.equal((await quiet.inject('/a?api-version=1')).statusCode, 200, 'a logger without setBindings is left alone')
 })
 
+t.test('logApiVersion logs only a version a route served, also when an onRequest hook answers', async t => {
+  const lines: Array<Record<string, unknown>> = []
+  const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  await app.register(apiVersioning, { logApiVersion: true, problemDetails: true, policies: { '0.9': { sunset: { date: '2020-01-01', enforce: true } } } })
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.authorization === undefined) return reply.code(401).send({ message: 'who are you?' })
+  })
+  app.get('/a', { apiVersions: ['0.9', '1.0'] }, async request => {
+    request.log.info('in the handler')
+    return 'a'
+  })
+  app.get('/v:apiVersion/p', { apiVersions: '1.0' }, says('p'))
+  app.get('/h', { apiVersions: '1.0', constraints: { host: 'h.example' } }, says('h'))
+  app.get('/n', { apiVersionNeutral: true }, says('n'))
+  const auth = { authorization: 'Bearer x' }
+  const completed = async (url: string, headers: Record<string, string> = auth) => {
+    lines.length = 0
+    const res = await app.inject({ url, headers })
+    return [res.statusCode, lines.find(line => line.msg === 'request completed')?.apiVersion]
+  }
+  t.same(await completed('/a?api-version=1.0'), [200, '1.0'])
+  t.equal(lines.find(line => line.msg === 'in the handler')?.apiVersion, '1.0', 'the handler logs it too')
+  t.same(await completed('/a?api-version=1.0', {}), [401, '1.0'], 'answered by an app-wide onRequest hook: still logged')
+  t.same(await completed('/v1.0/p'), [200, '1.0'])
+  t.same(await completed('/h?api-version=1.0', { ...auth, host: 'h.example' }), [200, '1.0'])
+  t.same(await completed('/h?api-version=1.0', { host: 'h.example' }), [401, '1.0'])
+  t.same(await completed('/n?api-version=1.0'), [200, '1.0'])
+  for (const url of ['/a?api-version=9.0-' + 'a'.repeat(8000), '/a?api-version=2.0', '/a?api-version=x', '/a?api-version=1.0&api-version=2.0', '/a', '/a?api-version=0.9', '/v9.0/p', '/n?api-version=7.0']) {
+    const [status, logged] = await completed(url)
+    t.equal(logged, undefined, `${url.slice(0, 40)}: ${status}, nothing served, nothing logged`)
+    t.equal((await completed(url, {}))[1], undefined, `${url.slice(0, 40)} refused by the hook: nothing logged`)
+  }
+})
+
 t.test('withApiVersions gives a group of routes its versions', async t => {
   async function orders (scope: FastifyInstance) {
     scope.get('/', says('list'))
