@@ -158,15 +158,16 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   // A success response to a version given in a media type names the version in its own media type, as ASP.NET
-  // does (only on success: a problem stays application/problem+json): as the client spelled it, unless a hook
-  // or handler assigned request.apiVersion another version (or none, or, from plain JS, something else).
+  // does (only on success: a problem stays application/problem+json): as the client spelled it (`2` stays `2`),
+  // but never longer than the version's own form (`02.00` is `2.0`), unless a hook or handler assigned
+  // request.apiVersion another version (or none, or, from plain JS, something else).
   function mediaTypeResponse (config: MediaTypeConfig): onSendHookHandler {
     return function (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
       if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
         const served: unknown = request.apiVersion
-        const text = served === outcome.served ? outcome.text : served instanceof ApiVersion ? served.toString() : null
+        const text = !(served instanceof ApiVersion) ? null : served === outcome.served ? shortest(outcome.text as string, served) : served.toString()
         if (text !== null) reply.header('content-type', withMediaTypeVersion(type, text, config, outcome.source))
       }
       done(null, payload)
@@ -174,6 +175,11 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   return { versionHeaders, versioned, logServed, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
+}
+
+function shortest (spelled: string, version: ApiVersion): string {
+  const own = version.toString()
+  return spelled.length > own.length ? own : spelled
 }
 
 function mergeVary (existing: string, vary: string): string {

@@ -109,3 +109,23 @@ t.test('a version a hook assigns is the one the response names; any value a plai
     t.notOk(odd.headers.deprecation)
   }
 })
+
+t.test('a success names the version as the client spelled it, or in its short form when the spelling is longer', async t => {
+  const app = await orders(onlyMedia)
+  const name = async (v: string) => (await app.inject({ url: '/orders', headers: { accept: `application/json;v=${v}` } })).headers['content-type']
+  t.equal(await name('2'), 'application/json; charset=utf-8; v=2')
+  t.equal(await name('2.0'), 'application/json; charset=utf-8; v=2.0')
+  t.equal(await name('02.00'), 'application/json; charset=utf-8; v=2.0')
+  t.equal(await name('2.' + '0'.repeat(6000)), 'application/json; charset=utf-8; v=2.0', 'never longer than the version')
+  const vendor = await build({ versionReader: { mediaType: { template: 'application/vnd.acme.v{version}+json' } } }, app => { app.get('/x', { apiVersions: '2.0' }, says('x')) })
+  t.equal((await vendor.inject({ url: '/x', headers: { accept: 'application/vnd.acme.v0002.0+json' } })).headers['content-type'], 'application/vnd.acme.v2.0+json; charset=utf-8')
+
+  // A route with a host constraint sets its version in its own onRequest hook: an app-wide hook may answer first.
+  const cached = await build(onlyMedia, app => {
+    app.addHook('onRequest', async (request, reply) => reply.send({ cached: true }))
+    app.get('/h', { apiVersions: '2.0', constraints: { host: 'h.example' } }, says('h'))
+  })
+  const early = await cached.inject({ url: '/h', headers: { host: 'h.example', accept: 'application/json;v=2.0' } })
+  t.equal(early.statusCode, 200)
+  t.equal(early.headers['content-type'], 'application/json; charset=utf-8', 'no version was served: none is named')
+})
