@@ -91,3 +91,23 @@ t.test('a route with a host constraint takes its version from the path over HTTP
     t.equal((await (http2 ? h2(port, '/v2.0/orders', { ':authority': 'other.example.com' }) : get(port, '/v2.0/orders', [['host', 'other.example.com']]))).status, 404, `${protocol}: another host`)
   }
 })
+
+t.test('header values are read as UTF-8, as query values are: one text, one outcome, wherever it is sent', async t => {
+  for (const http2 of [false, true]) {
+    const protocol = http2 ? 'h2c' : 'HTTP/1.1'
+    const app = await build({ problemDetails: true, versionReader: { mediaType: 'v' } }, app => { app.get('/values', { apiVersions: '1.0' }, says('v')) }, http2 ? { http2: true } as object : {})
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    t.teardown(() => app.close())
+    const { port } = app.server.address() as AddressInfo
+    // What goes on the wire is the UTF-8 of 1.0-é: a header string carries bytes as Latin-1 characters.
+    const utf8 = Buffer.from('1.0-é', 'utf8').toString('latin1')
+    const send = (path: string, headers: Array<[string, string]>) => http2 ? h2(port, path, Object.fromEntries(headers)) : get(port, path, headers)
+    const codes = async (path: string, headers: Array<[string, string]>) => JSON.parse((await send(path, headers)).body).code
+    t.equal(await codes('/values?api-version=1.0-%C3%A9', []), 'UnsupportedApiVersion', `${protocol}: query`)
+    t.equal(await codes('/values', [['api-version', utf8]]), 'UnsupportedApiVersion', `${protocol}: header`)
+    t.equal(await codes('/values', [['accept', `application/json;v=${utf8}`]]), 'UnsupportedApiVersion', `${protocol}: media type`)
+    t.equal(await codes('/values?api-version=1.0-%C3%A9', [['api-version', utf8]]), 'UnsupportedApiVersion', `${protocol}: the same version twice is not ambiguous`)
+    t.equal(await codes('/values', [['api-version', '1.0-\u00e9']]), 'InvalidApiVersion', `${protocol}: bytes that are no UTF-8 are Invalid`)
+    t.equal((await send('/values', [['api-version', '1.0']])).status, 200, protocol)
+  }
+})

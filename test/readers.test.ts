@@ -4,6 +4,7 @@ import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { ApiVersion } from '../lib/api-version.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
+import { fromLatin1 } from '../lib/header-text.js'
 import { readRequest, type ReaderConfig } from '../lib/readers.js'
 
 const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
@@ -233,4 +234,17 @@ t.test('reading the query is linear in its length, whatever its shape', async t 
       t.ok(url.scanned <= 3 * url.length, `${shape} ${n}: ${url.scanned} characters passed over for ${url.length}`)
     }
   }
+})
+
+t.test('fromLatin1: header bytes are read as UTF-8, unless the text never came from a socket', async t => {
+  const rows: Array<[string, string | undefined, string]> = [
+    ['1.0', undefined, '1.0'],
+    ['', undefined, ''],
+    ['1.0-\u00c3\u00a9', undefined, '1.0-é'],
+    ['1.0-\u00e9', undefined, '1.0-\ufffd'],
+    ['1.0-\u00ce\u00b2\u00c3\u00a9', undefined, '1.0-βé'],
+    ['1.0-β', undefined, '1.0-β'],
+    ['\u00e9', 'a/b;v=\u00e9;x=\u{1F600}', '\u00e9']
+  ]
+  for (const [text, whole, expected] of rows) t.equal(fromLatin1(text, whole), expected, JSON.stringify([text, whole]))
 })
