@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
 import { ApiVersion } from './api-version.js'
 import type { NodeVersions, VersionLookup } from './constraint.js'
-import { serverError } from './server-error.js'
+import { messageOf, serverError } from './server-error.js'
 import type { VersionOutcome } from './outcome.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
@@ -117,5 +117,5 @@ function sendPolicy (reply: FastifyReply, policy: VersionPolicy, deprecation: bo
 }
 
 function show (value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value.length > 64 ? value.slice(0, 64) + '…' : value) : typeof value === 'number' ? String(value) : typeof value
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : messageOf(value)
 }

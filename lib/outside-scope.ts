@@ -1,5 +1,4 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { kApiVersioning } from './error-objects.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 
 const OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral'] as const
@@ -10,7 +9,7 @@ const OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral'] as
  * declaration, and `request.apiVersion` (null), so that every request of the server has it. Fastify makes a
  * plugin's instance with `Object.create` of its parent's, so the root is the end of that chain; `addHook` on
  * the root reaches the root and the plugins registered from now on, which is everywhere a route can still be
- * declared outside the plugin's scope.
+ * declared outside the plugin's scope (its own scope was made before, and keeps its hooks).
  */
 export function guardOutsideScope (fastify: FastifyInstance): void {
   const root = rootOf(fastify)
@@ -18,7 +17,6 @@ export function guardOutsideScope (fastify: FastifyInstance): void {
   // The plugin registers once per server, and its scope's decorator is the only other one.
   root.decorateRequest('apiVersion', null)
   root.addHook('onRoute', function apiVersioningOutsideScope (this: FastifyInstance, route: RouteOptions) {
-    if (kApiVersioning in this) return
     const source = declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this))
     const option = OPTIONS.find(name => name === 'apiVersionNeutral' ? source[name] === true : source[name] !== undefined)
     if (option === undefined) return

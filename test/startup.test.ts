@@ -31,6 +31,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ problemWriters: [null] }, /problemWriters must be an array/],
     [{ problemWriters: [{ name: 7, canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got 7\)/],
     [{ problemWriters: [{ canWrite: () => true, write: () => {} }, { name: '', canWrite: () => true, write: () => {} }] }, /problemWriters\[1\]\.name must be a non-empty string \(got ""\)/],
+    [{ problemWriters: [{ name: () => 'w', canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got function\)/],
     [{ reportApiVersion: true }, /unknown option "reportApiVersion"/]
   ]
   for (const [options, message] of cases) {
@@ -167,6 +168,7 @@ t.test('registered inside a plugin, it versions that plugin; a route outside tha
   const outside: Array<[string, (app: FastifyInstance) => unknown, RegExp]> = [
     ['a root route', app => app.get('/x', { apiVersions: '1.0' }, says('x')), /route GET \/x declares apiVersions, but apiVersioning is registered inside a plugin and does not see it, so it would be unversioned; register apiVersioning at the root \(await app\.register\(apiVersioning, \.\.\.\) on the app itself\), before the routes/],
     ['deprecated versions', app => app.get('/x', { deprecatedApiVersions: '0.9' }, says('x')), /route GET \/x declares deprecatedApiVersions, but apiVersioning is registered inside a plugin/],
+    ['several methods', app => app.route({ method: ['GET', 'POST'], url: '/m', apiVersions: '1.0', handler: says('m') }), /route GET,POST \/m declares apiVersions, but apiVersioning/],
     ['a neutral route', app => app.get('/x', { apiVersionNeutral: true }, says('x')), /route GET \/x declares apiVersionNeutral, but apiVersioning/],
     ['a sibling plugin', app => app.register(async other => { other.get('/y', { apiVersions: '1.0' }, says('y')) }), /route GET \/y declares apiVersions, but apiVersioning/],
     ['a version set', app => app.register(withApiVersions({ apiVersions: '1.0' }, async (other: FastifyInstance) => { other.get('/z', says('z')) })), /route GET \/z declares apiVersions, but apiVersioning/]
@@ -179,12 +181,14 @@ t.test('registered inside a plugin, it versions that plugin; a route outside tha
   // What the plugin's scope holds is versioned; routes outside it that declare nothing are left alone.
   const app = await scoped()
   app.get('/plain', async request => ({ version: request.apiVersion }))
+  app.get('/not-neutral', { apiVersionNeutral: false }, async request => ({ version: request.apiVersion }))
   await app.register(async other => { other.get('/other', async request => ({ version: request.apiVersion })) })
   t.same((await app.inject('/in?api-version=1.0')).json(), { route: 'in', version: '1.0' })
   t.equal((await app.inject('/in?api-version=3')).json().code, 'UnsupportedApiVersion')
   t.same((await app.inject('/inner?api-version=2.0')).json(), { route: 'inner', version: '2.0' })
   t.same((await app.inject('/plain?api-version=1.0')).json(), { version: null }, 'request.apiVersion is null, not undefined, outside the scope')
   t.same((await app.inject('/other')).json(), { version: null })
+  t.same((await app.inject('/not-neutral')).json(), { version: null }, 'apiVersionNeutral: false declares nothing')
 
   // Two servers, each with the plugin in a scope: each has its own root.
   const again = await scoped()
