@@ -203,8 +203,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (declaration.kind === 'plain') return
 
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
-    const instance = this
-    const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => instance.getSchema(id), label)
+    const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
     route.schema = allowed.schema
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
     Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })

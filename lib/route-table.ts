@@ -11,7 +11,7 @@ export interface RouteDeclaration {
 }
 
 /** The version headers of a path from one instant on. */
-export interface ReportedVersions {
+interface ReportedVersions {
   readonly from: number
   readonly supported: string | null
   readonly deprecated: string | null
