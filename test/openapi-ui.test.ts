@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import apiVersioning from '../lib/index.js'
-import apiVersioningOpenApi from '../lib/openapi/index.js'
+import apiVersioningOpenApi, { type ApiVersioningOpenApiUiOptions } from '../lib/openapi/index.js'
 import { buildDocs } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
@@ -43,3 +43,13 @@ t.test('ui: true serves the page at /docs, beside the app\'s own @fastify/swagge
   t.equal((await app.inject('/own-docs/json')).json().info.title, 'own')
   t.same(Object.keys((await app.inject('/own-docs/json')).json().paths), ['/a'], 'the page routes are hidden from the app\'s own document')
 })
+
+t.test('ui: authorization is kept across versions, unless the app says otherwise', async t => {
+  const initializer = async (ui: ApiVersioningOpenApiUiOptions) => {
+    const app = await buildDocs({ problemDetails: true }, { ui }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
+    return (await app.inject('/docs/static/swagger-initializer.js')).body
+  }
+  t.match(await initializer({}), /"persistAuthorization":true/)
+  t.match(await initializer({ uiConfig: { persistAuthorization: false } }), /"persistAuthorization":false/)
+})
+

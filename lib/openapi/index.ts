@@ -10,7 +10,7 @@ import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from '.
 import { toYaml } from './yaml.js'
 
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
-export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, OpenApiBase } from './options.js'
+export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'
 export type { SwaggerConfig } from './ui.js'
 
@@ -95,8 +95,9 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.decorate('apiVersionDocuments', () => serve().documents)
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
-  fastify.get(`${options.routePrefix}/swagger-config`, { schema: hidden }, async () => serve().config)
-  fastify.get(`${options.routePrefix}/:file`, { schema: hidden }, function (request: FastifyRequest, reply: FastifyReply) {
+  const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }
+  fastify.get(`${options.routePrefix}/swagger-config`, routeOptions, async () => serve().config)
+  fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
     const json = file.endsWith('.json')
     const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
@@ -107,7 +108,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   if (swaggerUi !== null && options.ui !== null) {
-    registerUi(fastify, swaggerUi, options.ui, options.routePrefix, () => primaryVersion(serve().documents).version)
+    registerUi(fastify, swaggerUi, options.ui, options.guard, options.routePrefix, () => primaryVersion(serve().documents).version)
   }
 }
 
