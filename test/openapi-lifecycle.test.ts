@@ -59,7 +59,7 @@ t.test('with the media type reader, operations list their media types with the v
     const post = ops['POST /orders']
     t.same(Object.keys(post.requestBody.content), [expected], JSON.stringify(mediaType))
     t.same(Object.keys(post.responses['200'].content), [expected])
-    t.same(Object.keys(post.responses['400'].content), ['application/problem+json'], 'problems keep their type')
+    t.same(Object.keys(post.responses['400'].content), ['application/problem+json', 'application/json'], 'errors keep their types')
     t.same(Object.keys(ops['GET /health'].responses['200'].content), ['application/json'], 'neutral routes take any version')
     t.same(Object.keys(ops['GET /text'].responses['200'].content), [typeof mediaType === 'string' ? 'text/plain; v=2.0' : 'text/plain'], 'a type the template does not cover stays')
   }

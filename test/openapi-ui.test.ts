@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, { type ApiVersioningOpenApiUiOptions } from '../lib/openapi/index.js'
-import { buildDocs } from './openapi-helpers.js'
+import { allProblems, buildDocs, documentOf } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
 
@@ -53,3 +53,15 @@ t.test('ui: authorization is kept across versions, unless the app says otherwise
   t.match(await initializer({ uiConfig: { persistAuthorization: false } }), /"persistAuthorization":false/)
 })
 
+t.test('the ProblemDetails schema has examples a reader would believe: a 400, a request path', async t => {
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    const app = await buildDocs({ problemDetails: true }, { openapi: { openapi } }, app => { app.get('/a', { apiVersions: '1.0' }, ok) })
+    const { properties } = documentOf(app, '1.0').components?.schemas?.ProblemDetails as { properties: Record<string, Record<string, unknown>> }
+    const example = (name: string) => openapi === '3.0.3' ? properties[name].example : (properties[name].examples as unknown[])[0]
+    t.equal(example('status'), 400, openapi)
+    t.match(example('instance'), /^\/\w/)
+    t.match(example('type'), /^https:\/\/.+#unsupported$/)
+    t.equal(example('code'), 'UnsupportedApiVersion')
+    t.same(await allProblems(app), [], 'examples as each OpenAPI version writes them')
+  }
+})

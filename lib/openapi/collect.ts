@@ -1,4 +1,6 @@
 import type { FastifySchema, RouteOptions } from 'fastify'
+import { routePathKey, type RouterPathOptions } from '../route-path.js'
+import { PathEntry } from '../route-table.js'
 import { kDeclaration, type DeclarationState } from '../state.js'
 
 /**
@@ -22,19 +24,48 @@ export type RouteTransform = (args: RouteTransformArgs) => { schema?: FastifySch
 
 interface Transformed { schema: FastifySchema, url: string }
 
-const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false })
+/** A documented route: its declaration, and the path the router files it under (see `routePathKey`). */
+export interface CollectedRoute {
+  readonly declaration: DeclarationState
+  readonly pathKey: string
+  /** Fastify validates some part of its requests (body, querystring, params, headers): it can answer 400. */
+  readonly validates: boolean
+}
+
+const VALIDATED = ['body', 'querystring', 'query', 'params', 'headers'] as const
+
+type DeclaredRoute = RouteOptions & { [kDeclaration]?: DeclarationState }
+
+export const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false })
 
 /** Numbers the routes that @fastify/swagger documents and keeps their declarations, by number. */
 export class RouteCollector {
-  /** The declaration of each route, by the index its url ends with. */
-  readonly declarations: DeclarationState[] = []
+  /** Each documented route, by the index its url ends with. */
+  readonly routes: CollectedRoute[] = []
+  /**
+   * The versions of each router path, over every route declared there (hidden ones too): what the server
+   * reports in its version headers. `/orders/:id` and `/orders/:orderId` are one path, as for the router.
+   */
+  readonly paths = new Map<string, PathEntry>()
   private readonly indexes = new WeakMap<object, number>()
   /** True while the plugin's own @fastify/swagger builds: only then do the routes' own transforms number the route. */
   building = false
   private readonly transform: RouteTransform | null
+  private readonly router: RouterPathOptions
 
-  constructor (transform: RouteTransform | null) {
+  constructor (transform: RouteTransform | null, router: RouterPathOptions) {
     this.transform = transform
+    this.router = router
+  }
+
+  /** Records a declared route's versions under its router path (from an onRoute hook, after apiVersioning's). */
+  see (route: DeclaredRoute): void {
+    const declaration = route[kDeclaration]
+    if (declaration === undefined) return
+    const key = routePathKey(route.url, this.router)
+    let entry = this.paths.get(key)
+    if (entry === undefined) this.paths.set(key, entry = new PathEntry())
+    entry.add(declaration)
   }
 
   /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
@@ -53,11 +84,15 @@ export class RouteCollector {
   }
 
   private number (args: RouteTransformArgs, result: ReturnType<RouteTransform>): Transformed {
-    const route = args.route as RouteOptions & { [kDeclaration]?: DeclarationState }
+    const route = args.route as DeclaredRoute
     let index = this.indexes.get(route)
     if (index === undefined) {
       // A route the versioning plugin did not declare (none yet) is unversioned.
-      index = this.declarations.push(route[kDeclaration] ?? PLAIN) - 1
+      index = this.routes.push({
+        declaration: route[kDeclaration] ?? PLAIN,
+        pathKey: routePathKey(route.url, this.router),
+        validates: VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null)
+      }) - 1
       this.indexes.set(route, index)
     }
     return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }

@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
+import { kErrorObjects, type ErrorObjectsConfig } from '../error-objects.js'
+import { routerPathOptions } from '../route-path.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
+import { retirement } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
 import { loadPeer } from './peers.js'
@@ -42,14 +45,18 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasDecorator('apiVersionDocuments')) {
     throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
   }
-  const { options: versioning, errorObjects } = state
+  const { options: versioning } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
   checkOrder(fastify)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
-  const collector = new RouteCollector(options.transform)
+  const collector = new RouteCollector(options.transform, routerPathOptions(fastify.initialConfig))
+  const errorObjects = state.errorObjects
+    ? { allErrors: (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]?.allErrors === true }
+    : null
 
   fastify.addHook('onRoute', function (route: RouteOptions) {
+    collector.see(route)
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
     if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
   })
@@ -67,21 +74,14 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
-  let ready = false
+  let combined: OpenApiDocument | null = null
   let served: Served | null = null
-  // Built on first use, after ready (@fastify/swagger's generation needs it), then kept: routes are final.
+  // Built on first use, from the combined document made once the routes are final (at ready), then kept.
   function serve (): Served {
     if (served !== null) return served
-    if (!ready) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
-    collector.building = true
-    let combined: OpenApiDocument
-    try {
-      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
-    } finally {
-      collector.building = false
-    }
-    const documents = Object.freeze(splitDocument(combined, collector.declarations, {
-      options: versioning, errorObjects, transformObject: options.transformObject
+    if (combined === null) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
+    const documents = Object.freeze(splitDocument(combined, collector.routes, {
+      options: versioning, errorObjects, transformObject: options.transformObject, paths: collector.paths, time: versioning.now()
     }))
     served = {
       documents,
@@ -90,9 +90,15 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
     return served
   }
-  fastify.addHook('onReady', function (done) {
-    ready = true
-    done()
+  fastify.addHook('onReady', async function () {
+    collector.building = true
+    try {
+      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
+    } finally {
+      collector.building = false
+    }
+    const retiresAt = retirement(versioning.policies)
+    for (const path of collector.paths.values()) path.seal(retiresAt)
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
 

@@ -11,6 +11,14 @@ export function isRetired (policy: VersionPolicy | undefined, now: number): bool
   return policy !== undefined && policy.enforce && now >= (policy.sunsetAt as number)
 }
 
+/** When each version leaves the version headers, as apiVersioning judges it: at its enforced sunset. */
+export function retirement (policies: ReadonlyMap<string, VersionPolicy>): (version: ApiVersion) => number | null {
+  return version => {
+    const policy = policies.get(version.key)
+    return policy?.enforce === true ? policy.sunsetAt : null
+  }
+}
+
 /**
  * States a version's deprecation and sunset in its document's `info`: in words in `description`, and as the
  * `x-api-deprecation` / `x-api-sunset` extension objects (`date` as ISO 8601, `link` with its attributes).
