@@ -5,7 +5,7 @@ import { kErrorObjects, type ErrorObjectsConfig } from '../error-objects.js'
 import { routerPathOptions } from '../route-path.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
-import { retirement } from './lifecycle.js'
+import { lifecycleInstants, periodAt, retirement } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
 import { loadPeer } from './peers.js'
@@ -31,6 +31,8 @@ const COMPONENT_NAME = /^[\w.-]+$/
 const hidden = { hide: true } as FastifySchema
 
 interface Served {
+  /** The lifecycle period the documents are for (see `lifecycleInstants`). */
+  readonly period: number
   readonly documents: readonly ApiVersionDocument[]
   /** By version key: the document as JSON and as YAML text, made on first request. */
   readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
@@ -74,21 +76,39 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
+  // Documents change only when a deprecation takes effect or an enforced sunset passes: one set per period,
+  // made on first use in it from the combined document, which is made once the routes are final (at ready).
+  const instants = lifecycleInstants(versioning.policies)
   let combined: OpenApiDocument | null = null
   let served: Served | null = null
-  // Built on first use, from the combined document made once the routes are final (at ready), then kept.
   function serve (): Served {
-    if (served !== null) return served
     if (combined === null) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
+    const time = clock()
+    const period = periodAt(instants, time)
+    if (served?.period === period) return served
     const documents = Object.freeze(splitDocument(combined, collector.routes, {
-      options: versioning, errorObjects, transformObject: options.transformObject, paths: collector.paths, time: versioning.now()
+      options: versioning, errorObjects, transformObject: options.transformObject, paths: collector.paths, time
     }))
     served = {
+      period,
       documents,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
       config: swaggerConfig(documents, options.routePrefix)
     }
     return served
+  }
+  // The app's clock may be the user's: a throw or a value that is no time fails the request that needs it.
+  function clock (): number {
+    let time: unknown
+    try {
+      time = versioning.now()
+    } catch (error) {
+      throw new Error('fastify-api-versioning/openapi: the now option threw, so no document can be served', { cause: error })
+    }
+    if (typeof time !== 'number' || !Number.isFinite(time)) {
+      throw new Error(`fastify-api-versioning/openapi: the now option returned ${typeof time === 'string' ? JSON.stringify(time) : String(time)}, not a time in ms since the epoch, so no document can be served`)
+    }
+    return time
   }
   fastify.addHook('onReady', async function () {
     collector.building = true

@@ -2,7 +2,7 @@ import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
 import type { PathEntry } from '../route-table.js'
 import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
-import { describePolicy, isRetired, versionMediaTypes } from './lifecycle.js'
+import { describePolicy, isDeprecated, isRetired, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
 import { describeResponses, errorSchemas, type ErrorObjectsMode } from './responses.js'
 
@@ -74,7 +74,8 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
   const live = [...versions.values()].filter(version => !isRetired(policies.get(version.key), context.time))
 
   return live.sort((a, b) => a.compareTo(b)).map(version => {
-    const deprecated = !supported.has(version.key)
+    // No route supports it any more, or its deprecation has taken effect (the server sends Deprecation).
+    const deprecated = !supported.has(version.key) || isDeprecated(policies.get(version.key), context.time)
     let document = versionDocument(combined, routes, version, deprecated, context)
     if (context.transformObject !== null) document = context.transformObject({ document, version: String(version) })
     return Object.freeze({ version: String(version), deprecated, document })
@@ -103,7 +104,7 @@ function versionDocument (
         continue
       }
       const operation = structuredClone(value) as OperationObject
-      if (routeDeprecated) operation.deprecated = true
+      if (routeDeprecated || (versioned && deprecated)) operation.deprecated = true
       describeVersionParameters(operation, declaration, version, context.options)
       describeResponses(operation, route, {
         ...context, supportedHeader: entry?.supportedHeader ?? null, deprecatedHeader: entry?.deprecatedHeader ?? null
