@@ -71,6 +71,7 @@ t.test('registered after routes: a start-up error naming the versioned routes it
   const app = Fastify()
   await app.register(apiVersioning)
   app.get('/orders', { apiVersions: '1.0' }, async () => 'x')
+  app.get('/orders', { apiVersions: '2.0', constraints: { host: 'example.com' } }, async () => 'x')
   await app.register(async scope => {
     scope.post('/orders/:id/lines', { apiVersions: ['1.0', '2.0'] }, async () => 'x')
   }, { prefix: '/shop' })
