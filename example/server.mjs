@@ -80,7 +80,7 @@ app.get('/health', {
   schema: { tags: ['health'], summary: 'Liveness, whatever the version', operationId: 'health', response: { 200: Type.Object({ status: Type.Literal('ok') }) } }
 }, async () => ({ status: 'ok' }))
 
-const port = Number(process.env.PORT ?? 3000)
+const { PORT: port = '3000' } = process.env
 await app.listen({ port, host: '127.0.0.1' })
 const base = `http://127.0.0.1:${app.server.address().port}`
 console.log(`Orders API on ${base}
