@@ -19,6 +19,8 @@ export interface Call {
 
 type ContentOf<R> = R extends { content: infer C } ? C : never
 interface Result { response: Response, data?: unknown, error?: unknown }
+/** What openapi-fetch types a result's body as: the union of the success bodies, or of the error bodies. */
+type BodyOf<R extends Result> = NonNullable<R['data']> | NonNullable<R['error']>
 
 // What the types forbid, sent on purpose: a version the document does not list, a body or parameter of the wrong type.
 const untyped = (value: unknown): never => value as never
@@ -26,20 +28,21 @@ const untyped = (value: unknown): never => value as never
 export async function callEverything (baseUrl: string): Promise<Call[]> {
   const calls: Call[] = []
   /**
-   * The body of a response to `operationId`, narrowed to the type of its `status` and `mediaType`: only a
-   * documented status and media type compile. At run time the response must be the one expected.
+   * Narrows openapi-fetch's body (the union over an operation's responses) to the type its document gives the
+   * response's `status` and `mediaType`: only a documented status and media type compile, and only a body type
+   * that is in openapi-fetch's union is usable. At run time the response must be the one expected.
    */
   function expect<Op extends { responses: object }> (version: string, operationId: string) {
-    return <S extends keyof Op['responses'] & number, M extends keyof ContentOf<Op['responses'][S]> & string>(
-      result: Result, status: S, mediaType: M
-    ): ContentOf<Op['responses'][S]>[M] => {
+    return <R extends Result, S extends keyof Op['responses'] & number, M extends keyof ContentOf<Op['responses'][S]> & string>(
+      result: R, status: S, mediaType: M
+    ): Extract<BodyOf<R>, ContentOf<Op['responses'][S]>[M]> => {
       const received = result.response.headers.get('content-type')?.split(';')[0]
       if (result.response.status !== status || received !== mediaType) {
         throw new Error(`${version} ${operationId}: expected ${status} ${mediaType}, got ${result.response.status} ${received}`)
       }
       const body = result.response.ok ? result.data : result.error
       calls.push({ version, operationId, status, mediaType, body })
-      return body as ContentOf<Op['responses'][S]>[M]
+      return body as Extract<BodyOf<R>, ContentOf<Op['responses'][S]>[M]>
     }
   }
 
