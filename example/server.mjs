@@ -1,9 +1,10 @@
 // The example service: `npm start` (or `npm run example`), then open the URLs it prints.
 // An orders API in three versions (0.9 deprecated, 1.0, 2.0), one route versioned in the path, a health check
-// that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page.
+// that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page. Placing an
+// order needs a bearer token (any will do): the docs page's Authorize button keeps it across versions.
 import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
-import apiVersioning from '../dist/esm/index.js'
+import apiVersioning, { ProblemDetailsSchema } from '../dist/esm/index.js'
 import apiVersioningOpenApi from '../dist/esm/openapi/index.js'
 
 const app = Fastify({ logger: { level: 'warn' } })
@@ -12,10 +13,13 @@ await app.register(apiVersioningOpenApi, {
   openapi: {
     openapi: '3.1.0',
     info: { title: 'Orders', description: 'An example of fastify-api-versioning: one document per API version.' },
-    tags: [{ name: 'orders' }, { name: 'health' }]
+    tags: [{ name: 'orders' }, { name: 'health' }],
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }
   },
   ui: { routePrefix: '/docs' }
 })
+// Problems the routes send themselves (reply.problem) are documented as application/problem+json.
+app.addSchema(ProblemDetailsSchema)
 
 const Order = Type.Object({
   id: Type.Integer(),
@@ -23,6 +27,7 @@ const Order = Type.Object({
   quantity: Type.Integer({ minimum: 1 })
 }, { $id: 'Order', description: 'An order' })
 const NewOrder = Type.Object({ item: Type.String(), quantity: Type.Integer({ minimum: 1, default: 1 }) }, { $id: 'NewOrder' })
+const Problem = Type.Ref('ProblemDetails')
 const orders = [{ id: 1, item: 'tea', quantity: 2 }, { id: 2, item: 'scones', quantity: 6 }]
 
 app.get('/orders', {
@@ -38,7 +43,20 @@ app.get('/orders', {
 
 app.post('/orders', {
   apiVersions: '2.0',
-  schema: { tags: ['orders'], summary: 'Place an order', operationId: 'placeOrder', body: NewOrder, response: { 201: Order } }
+  // Before the version is looked at: a request without a token gets 401, whatever its version.
+  onRequest: async (request, reply) => {
+    if (!/^Bearer \S+$/.test(request.headers.authorization ?? '')) {
+      return reply.header('www-authenticate', 'Bearer').problem({ status: 401, title: 'Unauthorized', detail: 'Placing an order needs a bearer token' })
+    }
+  },
+  schema: {
+    tags: ['orders'],
+    summary: 'Place an order',
+    operationId: 'placeOrder',
+    security: [{ bearer: [] }],
+    body: NewOrder,
+    response: { 201: Order, 401: Problem }
+  }
 }, async (request, reply) => {
   const order = { id: orders.length + 1, ...request.body }
   orders.push(order)
@@ -47,15 +65,22 @@ app.post('/orders', {
 
 app.get('/api/v:apiVersion/orders/:id', {
   apiVersions: ['1.0', '2.0'],
-  schema: { tags: ['orders'], summary: 'One order, the version in the path', operationId: 'getOrder', params: Type.Object({ apiVersion: Type.String(), id: Type.Integer() }), response: { 200: Order } }
-}, async (request, reply) => orders.find(o => o.id === request.params.id) ?? reply.callNotFound())
+  schema: {
+    tags: ['orders'],
+    summary: 'One order, the version in the path',
+    operationId: 'getOrder',
+    params: Type.Object({ apiVersion: Type.String(), id: Type.Integer() }),
+    response: { 200: Order, 404: Problem }
+  }
+}, async (request, reply) => orders.find(o => o.id === request.params.id) ??
+  reply.problem({ status: 404, title: 'No such order', detail: `There is no order ${request.params.id}`, instance: request.url }))
 
 app.get('/health', {
   apiVersionNeutral: true,
   schema: { tags: ['health'], summary: 'Liveness, whatever the version', operationId: 'health', response: { 200: Type.Object({ status: Type.Literal('ok') }) } }
 }, async () => ({ status: 'ok' }))
 
-const port = Number(process.env.PORT ?? 3000)
+const { PORT: port = '3000' } = process.env
 await app.listen({ port, host: '127.0.0.1' })
 const base = `http://127.0.0.1:${app.server.address().port}`
 console.log(`Orders API on ${base}
@@ -70,6 +95,7 @@ Try:
   curl -i ${base}/orders                        # 400 Unspecified
   curl -i '${base}/orders?api-version=1.'       # 400 Invalid
   curl -i '${base}/orders?api-version=1&api-version=2'  # 400 Ambiguous
+  curl -i -H 'api-version: 2.0' -H 'authorization: Bearer demo' -H 'content-type: application/json' -d '{"item":"jam"}' ${base}/orders
   curl -i ${base}/api/v2.0/orders/1
   curl -i ${base}/api/v9/orders/1               # 404 Unsupported
   curl -i ${base}/health`)

@@ -15,6 +15,7 @@ import { readRequest, type ReaderConfig } from './readers.js'
 import { createRouteHooks, kOutcome, type RawRequest } from './route-hooks.js'
 import { createNearMissWarnings } from './near-misses.js'
 import { guardOutsideScope } from './outside-scope.js'
+import { routesSoFar } from './routes-so-far.js'
 import { constraintKey, hasParam, routePathKey, routerPathOptions } from './route-path.js'
 import { readDeclaration, RouteTable, type ConstraintVariant } from './route-table.js'
 import { kDeclaration, kState } from './state.js'
@@ -75,7 +76,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasConstraintStrategy(STRATEGY)) {
     return done(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'))
   }
-  const early = routesBefore(fastify)
+  const early = routesSoFar(fastify).map(route => `${route.path} (${route.methods.join(', ')})`)
   if (early.length > 0) {
     fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}): the plugin does not see them, so they are unversioned, which is right for a route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\``)
   }
@@ -206,7 +207,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
     route.schema = allowed.schema
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
-    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath } })
+    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey } })
     const config = inPath ? pathReaders : readers
     const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && constraintsKey !== '') : null
     if (declaration.kind === 'neutral') {
@@ -288,7 +289,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
   fastify.decorate(kApiVersioning, true)
   guardOutsideScope(fastify)
-  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined })
+  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined, paths: table.paths })
   // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
   // more property to set on every request); set by a hook or handler, it becomes the request's own.
   fastify.decorateRequest('apiVersion', {
@@ -306,16 +307,6 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   done()
 }
 
-// The routes already there when the plugin loads, as printRoutes lists them; a catch-all OPTIONS route (CORS
-// preflight, as @fastify/cors adds) is no route anyone versions.
-function routesBefore (fastify: FastifyInstance): string[] {
-  const routes: string[] = []
-  for (const line of fastify.printRoutes({ commonPrefix: false }).split('\n')) {
-    const route = line.replace(/^[\s│├└─]+/, '')
-    if (route !== '' && route !== '(empty tree)' && route !== '* (OPTIONS)') routes.push(route)
-  }
-  return routes
-}
 
 // What a versioned or neutral route answers depends on where versions are read: caches must know.
 function varyOf (headerNames: readonly string[], mediaType: boolean): string | null {

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
 import { ApiVersion } from './api-version.js'
 import type { NodeVersions, VersionLookup } from './constraint.js'
-import { messageOf, serverError } from './server-error.js'
+import { readClock } from './clock.js'
 import type { VersionOutcome } from './outcome.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
@@ -49,15 +49,9 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
 
   function timeOf (outcome: VersionOutcome): number {
     if (!Number.isNaN(outcome.time) || outcome.error !== null) return outcome.time
-    let time: unknown
-    try {
-      time = now()
-    } catch (error) {
-      outcome.error = serverError('fastify-api-versioning: the now option (the clock of enforced sunsets) threw', error)
-      return NaN
-    }
-    if (typeof time === 'number' && Number.isFinite(time)) return (outcome.time = time)
-    outcome.error = serverError(`fastify-api-versioning: the now option (the clock of enforced sunsets) returned ${show(time)}, not a time in ms since the epoch as Date.now gives`)
+    const time = readClock(now, 'fastify-api-versioning')
+    if (typeof time === 'number') return (outcome.time = time)
+    outcome.error = time
     return NaN
   }
 
@@ -114,8 +108,4 @@ function sendPolicy (reply: FastifyReply, policy: VersionPolicy, deprecation: bo
   if (deprecation && policy.deprecation !== null && !reply.hasHeader('deprecation')) reply.header('deprecation', policy.deprecation)
   if (policy.sunset !== null && !reply.hasHeader('sunset')) reply.header('sunset', policy.sunset)
   if (policy.links !== null) reply.header('link', appendLink(reply.getHeader('link'), policy.links))
-}
-
-function show (value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : messageOf(value)
 }

@@ -37,13 +37,15 @@ export const ProblemDetailsSchema: TObject<ProblemDetailsProperties> = {
   title: 'ProblemDetails',
   additionalProperties: true,
   type: 'object',
+  // The examples are one Unsupported problem: what docs pages show, instead of samples made from the keywords
+  // (Swagger UI shows `minimum`, a status of 100, and `path/index.html` for a URI reference).
   properties: {
-    type: optional(string({ format: 'uri-reference', default: 'about:blank', description: 'Identifies the problem type' })),
-    title: optional(string({ description: 'A short summary of the problem type' })),
-    status: optional(integer({ minimum: 100, maximum: 599, description: 'The HTTP status code of this response' })),
-    detail: optional(string({ description: 'An explanation specific to this occurrence' })),
-    instance: optional(string({ format: 'uri-reference', description: 'Identifies this occurrence' })),
-    code: optional(string({ description: 'The error code of the earlier error-object format' }))
+    type: optional(string({ format: 'uri-reference', default: 'about:blank', description: 'Identifies the problem type', examples: ['https://docs.api-versioning.org/problems#unsupported'] })),
+    title: optional(string({ description: 'A short summary of the problem type', examples: ['Unsupported API version'] })),
+    status: optional(integer({ minimum: 100, maximum: 599, description: 'The HTTP status code of this response', examples: [400] })),
+    detail: optional(string({ description: 'An explanation specific to this occurrence', examples: ['The specified API version is not supported'] })),
+    instance: optional(string({ format: 'uri-reference', description: 'Identifies this occurrence', examples: ['/orders/42'] })),
+    code: optional(string({ description: 'The error code of the earlier error-object format', examples: ['UnsupportedApiVersion'] }))
   },
   [Kind]: 'Object'
 } as unknown as TObject<ProblemDetailsProperties>

@@ -1,6 +1,6 @@
 import type { ApiVersion } from './api-version.js'
 import type { ResolvedOptions } from './options.js'
-import type { RouteKind } from './route-table.js'
+import type { PathEntry, RouteKind } from './route-table.js'
 
 /**
  * What `apiVersioning` knows that other entries (`fastify-api-versioning/openapi`) read: set on the instance,
@@ -15,6 +15,8 @@ export interface ApiVersioningState {
   readonly options: ResolvedOptions
   /** `errorObjects` was registered before `apiVersioning`, so version errors are error objects. */
   readonly errorObjects: boolean
+  /** The versions of each router path (by `routePathKey`), sealed once the app is ready: what the version headers say. */
+  readonly paths: ReadonlyMap<string, PathEntry>
 }
 
 export interface DeclarationState {
@@ -23,4 +25,6 @@ export interface DeclarationState {
   readonly deprecated: readonly ApiVersion[]
   /** The route's path carries the version (`/v:apiVersion/...`). */
   readonly inPath: boolean
+  /** The path the router files the route under (`routePathKey`): `/orders/:id` and `/orders/:orderId` are one. */
+  readonly pathKey: string
 }

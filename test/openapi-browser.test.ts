@@ -1,8 +1,7 @@
 import t from 'tap'
 import { existsSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { Type } from '@sinclair/typebox'
-import { buildDocs } from './openapi-helpers.js'
+import { startExample } from './example-server.js'
 
 // The docs page in a real browser: Debian's Chromium, driven by playwright-core (which downloads nothing).
 // Skipped when there is no browser, unless REQUIRE_BROWSER is set: then a missing browser fails (as in .ci/run).
@@ -20,11 +19,9 @@ if (!existsSync(executablePath)) {
     t.skip(`the docs page in Chromium (${why})`, async () => {})
   }
 } else {
-  t.test('the docs page in Chromium: picker, versions, deprecated operations, Try it out', { timeout: 180_000 }, async t => {
+  t.test('the docs page of the example service in Chromium: picker, versions, deprecated operations, Try it out', { timeout: 180_000 }, async t => {
     const { chromium } = await import('playwright-core')
-    const app = await ordersApp()
-    t.teardown(() => app.close())
-    const base = await app.listen({ port: 0, host: '127.0.0.1' })
+    const base = await startExample(stop => t.teardown(stop))
     const browser = await chromium.launch({ executablePath })
     t.teardown(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1200, height: 700 } })
@@ -52,22 +49,39 @@ if (!existsSync(executablePath)) {
         }]
       })))
     }
+    // Try it out on an operation, with what the page fills in: the status of its response.
+    async function tryItOut (operationId: string): Promise<string> {
+      const block = page.locator(`#operations-orders-${operationId}`)
+      await block.locator('.opblock-summary').click()
+      await block.locator('.try-out__btn').click()
+      await block.locator('.execute').click()
+      const status = block.locator('.live-responses-table .response .response-col_status').first()
+      await status.waitFor()
+      return status.innerText()
+    }
     const live = { deprecated: false, struck: false }
     t.same(await showing('2.0'), { 'GET /orders': live, 'POST /orders': live, 'GET /api/v2.0/orders/{id}': live, 'GET /health': live }, 'starts at 2.0')
 
+    t.equal(await tryItOut('listOrders'), '200', 'Try it out: the version parameter is filled in')
     const list = page.locator('#operations-orders-listOrders')
-    await list.locator('.opblock-summary').click()
-    await list.locator('.try-out__btn').click()
-    await list.locator('.execute').click()
-    const status = list.locator('.live-responses-table .response .response-col_status').first()
-    await status.waitFor()
-    t.equal(await status.innerText(), '200', 'Try it out: the version parameter is filled in')
     t.match(await list.locator('.request-url pre').innerText(), /\/orders\?api-version=2\.0$/)
     t.match(JSON.parse(await list.locator('.live-responses-table .response-col_description pre').first().innerText()), [{ id: 1, item: 'tea' }, { id: 2, item: 'scones' }])
 
+    // The problem example is one a reader would believe, not Swagger UI's samples from the keywords.
+    const example = await list.locator('.responses-table .response[data-code="400"] .example').first().innerText()
+    t.match(JSON.parse(example), { status: 400, instance: '/orders/42', code: 'UnsupportedApiVersion' })
+
+    // Authorized once, on 2.0: the token is kept when the picker switches versions and back.
+    await page.locator('.auth-wrapper .authorize').click()
+    await page.locator('.auth-container input').fill('demo')
+    await page.locator('.auth-btn-wrapper .authorize').click()
+    await page.locator('.auth-btn-wrapper .btn-done').click()
     await picker.selectOption({ label: '1.0' })
     t.same(await showing('1.0'), { 'GET /orders': live, 'GET /api/v1.0/orders/{id}': live, 'GET /health': live })
     t.match(page.url(), /\?urls\.primaryName=1\.0$/)
+    await picker.selectOption({ label: '2.0' })
+    await showing('2.0')
+    t.equal(await tryItOut('placeOrder'), '201', 'Try it out on an operation that needs the token')
 
     await picker.selectOption({ label: '0.9 (deprecated)' })
     t.same(await showing('0.9'), { 'GET /orders': { deprecated: true, struck: true }, 'GET /health': live }, '0.9\'s operation is struck through')
@@ -85,21 +99,5 @@ if (!existsSync(executablePath)) {
     }
     t.same(elsewhere, [], 'every request stays on the app: no CDN')
     t.same(errors, [], 'no script errors')
-  })
-}
-
-// The example service's API (example/server.mjs), built from the sources.
-async function ordersApp () {
-  const Order = Type.Object({ id: Type.Integer(), item: Type.String(), quantity: Type.Integer({ minimum: 1 }) }, { $id: 'Order', description: 'An order' })
-  const orders = [{ id: 1, item: 'tea', quantity: 2 }, { id: 2, item: 'scones', quantity: 6 }]
-  return buildDocs({ problemDetails: true, reportApiVersions: true }, {
-    openapi: { openapi: '3.1.0', info: { title: 'Orders', description: 'An example of fastify-api-versioning: one document per API version.' }, tags: [{ name: 'orders' }, { name: 'health' }] },
-    ui: { routePrefix: '/docs' }
-  }, app => {
-    app.get('/orders', { apiVersions: '1.0', deprecatedApiVersions: '0.9', schema: { tags: ['orders'], summary: 'The items ordered', operationId: 'listOrderItems', response: { 200: Type.Array(Type.String()) } } }, async () => orders.map(o => o.item))
-    app.get('/orders', { apiVersions: '2.0', schema: { tags: ['orders'], summary: 'The orders', operationId: 'listOrders', response: { 200: Type.Array(Order) } } }, async () => orders)
-    app.post('/orders', { apiVersions: '2.0', schema: { tags: ['orders'], summary: 'Place an order', operationId: 'placeOrder', body: Type.Object({ item: Type.String(), quantity: Type.Integer({ minimum: 1, default: 1 }) }), response: { 201: Order } } }, async () => orders[0])
-    app.get('/api/v:apiVersion/orders/:id', { apiVersions: ['1.0', '2.0'], schema: { tags: ['orders'], summary: 'One order, the version in the path', operationId: 'getOrder', params: Type.Object({ apiVersion: Type.String(), id: Type.Integer() }), response: { 200: Order } } }, async () => orders[0])
-    app.get('/health', { apiVersionNeutral: true, schema: { tags: ['health'], summary: 'Liveness, whatever the version', operationId: 'health', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' }))
   })
 }

@@ -66,3 +66,39 @@ t.test('a missing peer is a start-up error naming the package to install', async
   await t.rejects(loadPeer('data:text/javascript,throw new Error("broken")', 'x'), /broken/, 'a peer that fails to load fails as it does')
   t.equal(typeof await loadPeer('@fastify/swagger', 'x'), 'function')
 })
+
+t.test('registered after routes: a start-up error naming the versioned routes it missed and the right order', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  app.get('/orders', { apiVersions: '1.0' }, async () => 'x')
+  app.get('/orders', { apiVersions: '2.0', constraints: { host: 'example.com' } }, async () => 'x')
+  await app.register(async scope => {
+    scope.post('/orders/:id/lines', { apiVersions: ['1.0', '2.0'] }, async () => 'x')
+  }, { prefix: '/shop' })
+  app.get('/health', async () => 'ok')
+  await t.rejects(async () => { await app.register(apiVersioningOpenApi) },
+    { message: 'fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: GET /orders, POST /shop/orders/:id/lines, GET /health; register it right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes' })
+})
+
+t.test('registered after unversioned routes only: a warning naming them (another plugin\'s page may come first)', async t => {
+  const warnings: string[] = []
+  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+  app.get('/health', async () => 'ok')
+  app.route({ method: ['GET', 'POST'], url: '/x', handler: async () => 'x' })
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi)
+  app.get('/orders', { apiVersions: '1.0' }, async () => 'x')
+  await app.ready()
+  t.same(warnings.filter(w => w.startsWith('fastify-api-versioning/openapi')), [
+    'fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: GET /health, GET /x, POST /x; declare the routes to document after it (hidden routes, such as another docs page, are fine where they are)'
+  ])
+  t.same(app.apiVersionDocuments().map(d => Object.keys(d.document.paths)), [['/orders']])
+
+  const quiet: string[] = []
+  const clean = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { quiet.push(line) } } } })
+  await clean.register(apiVersioning)
+  await clean.register(apiVersioningOpenApi)
+  clean.get('/orders', { apiVersions: '1.0' }, async () => 'x')
+  await clean.ready()
+  t.same(quiet, [], 'no word in the right order')
+})

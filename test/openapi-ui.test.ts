@@ -3,8 +3,8 @@ import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import apiVersioning from '../lib/index.js'
-import apiVersioningOpenApi from '../lib/openapi/index.js'
-import { buildDocs } from './openapi-helpers.js'
+import apiVersioningOpenApi, { type ApiVersioningOpenApiUiOptions } from '../lib/openapi/index.js'
+import { allProblems, buildDocs, documentOf } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
 
@@ -42,4 +42,26 @@ t.test('ui: true serves the page at /docs, beside the app\'s own @fastify/swagge
   t.equal((await app.inject('/docs/')).statusCode, 200)
   t.equal((await app.inject('/own-docs/json')).json().info.title, 'own')
   t.same(Object.keys((await app.inject('/own-docs/json')).json().paths), ['/a'], 'the page routes are hidden from the app\'s own document')
+})
+
+t.test('ui: authorization is kept across versions, unless the app says otherwise', async t => {
+  const initializer = async (ui: ApiVersioningOpenApiUiOptions) => {
+    const app = await buildDocs({ problemDetails: true }, { ui }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
+    return (await app.inject('/docs/static/swagger-initializer.js')).body
+  }
+  t.match(await initializer({}), /"persistAuthorization":true/)
+  t.match(await initializer({ uiConfig: { persistAuthorization: false } }), /"persistAuthorization":false/)
+})
+
+t.test('the ProblemDetails schema has examples a reader would believe: a 400, a request path', async t => {
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    const app = await buildDocs({ problemDetails: true }, { openapi: { openapi } }, app => { app.get('/a', { apiVersions: '1.0' }, ok) })
+    const { properties } = documentOf(app, '1.0').components?.schemas?.ProblemDetails as { properties: Record<string, Record<string, unknown>> }
+    const example = (name: string) => openapi === '3.0.3' ? properties[name].example : (properties[name].examples as unknown[])[0]
+    t.equal(example('status'), 400, openapi)
+    t.match(example('instance'), /^\/\w/)
+    t.match(example('type'), /^https:\/\/.+#unsupported$/)
+    t.equal(example('code'), 'UnsupportedApiVersion')
+    t.same(await allProblems(app), [], 'examples as each OpenAPI version writes them')
+  }
 })

@@ -78,7 +78,7 @@ t.test('a version in the path is written into the path, and its parameter remove
   t.same(op.parameters, [{ schema: { type: 'integer' }, in: 'path', name: 'id', required: true }], 'no query or header version either')
   t.same(Object.keys(op.responses), ['200', '400', '404'])
   t.same(op.responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': { schema: problemRef } } })
-  t.same(op.responses['400'].description, 'Invalid or ambiguous API version')
+  t.same(op.responses['400'].description, 'Invalid or ambiguous API version, or a request that fails validation')
   t.same(operations(documentOf(app, '1.0'))['GET /api/{version}/plain'].parameters.map((p: { name: string }) => p.name), ['version'],
     'another parameter is left alone')
   t.same(await allProblems(app), [])
@@ -94,13 +94,19 @@ t.test('version errors as responses, the route\'s own response for a status kept
   const ops = operations(documentOf(app, '1.0'))
   t.same(ops['GET /a'].responses['400'], { description: 'Unspecified, invalid or ambiguous API version', content: { 'application/problem+json': { schema: problemRef } } })
   t.same(ops['GET /a'].responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': { schema: problemRef } } })
-  t.equal(ops['GET /b'].responses['400'].description, 'Mine')
+  t.equal(ops['GET /b'].responses['400'].description, 'Mine; or unspecified, invalid or ambiguous API version', 'merged with the version problem')
+  t.same(Object.keys(ops['GET /b'].responses['400'].content), ['application/json', 'application/problem+json'])
   t.same(Object.keys(ops['GET /n'].responses), ['200', '400', '404'], 'a neutral route answers bad versions too')
   t.equal(ops['GET /n'].parameters, undefined, 'but asks for none')
   t.same(Object.keys(ops['GET /p'].responses), ['200'])
   const schema = documentOf(app, '1.0').components?.schemas?.ProblemDetails
   const { $id, ...exact } = JSON.parse(JSON.stringify(ProblemDetailsSchema))
   t.equal($id, 'ProblemDetails')
+  // OpenAPI 3.0 has one `example` where JSON Schema has `examples`.
+  for (const property of Object.values(exact.properties) as Array<Record<string, unknown>>) {
+    property.example = (property.examples as unknown[])[0]
+    delete property.examples
+  }
   t.same(schema, exact, 'the exact ProblemDetailsSchema, under its name (without $id, which OpenAPI 3.0 forbids)')
   t.same(await allProblems(app), [])
 

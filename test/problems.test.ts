@@ -42,12 +42,12 @@ function canonical (value: unknown): unknown {
 
 t.test('ProblemDetailsSchema is a TypeBox schema for routes and documents', async t => {
   const built = Type.Object({
-    type: Type.Optional(Type.String({ format: 'uri-reference', default: 'about:blank', description: 'Identifies the problem type' })),
-    title: Type.Optional(Type.String({ description: 'A short summary of the problem type' })),
-    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'The HTTP status code of this response' })),
-    detail: Type.Optional(Type.String({ description: 'An explanation specific to this occurrence' })),
-    instance: Type.Optional(Type.String({ format: 'uri-reference', description: 'Identifies this occurrence' })),
-    code: Type.Optional(Type.String({ description: 'The error code of the earlier error-object format' }))
+    type: Type.Optional(Type.String({ format: 'uri-reference', default: 'about:blank', description: 'Identifies the problem type', examples: ['https://docs.api-versioning.org/problems#unsupported'] })),
+    title: Type.Optional(Type.String({ description: 'A short summary of the problem type', examples: ['Unsupported API version'] })),
+    status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'The HTTP status code of this response', examples: [400] })),
+    detail: Type.Optional(Type.String({ description: 'An explanation specific to this occurrence', examples: ['The specified API version is not supported'] })),
+    instance: Type.Optional(Type.String({ format: 'uri-reference', description: 'Identifies this occurrence', examples: ['/orders/42'] })),
+    code: Type.Optional(Type.String({ description: 'The error code of the earlier error-object format', examples: ['UnsupportedApiVersion'] }))
   }, { $id: 'ProblemDetails', title: 'ProblemDetails', additionalProperties: true })
   t.same(canonical(ProblemDetailsSchema), canonical(built), 'exactly what TypeBox builds, Kind and Optional markers included')
   t.ok(TypeGuard.IsObject(ProblemDetailsSchema))

@@ -4,7 +4,7 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, {
   apiVersioningOpenApi as named,
-  type ApiVersionDocument, type ApiVersioningOpenApiOptions, type OpenApiDocument, type RouteTransform, type SwaggerConfig
+  type ApiVersionDocument, type ApiVersioningOpenApiOptions, type GuardHooks, type OpenApiDocument, type RouteTransform, type SwaggerConfig
 } from '../lib/openapi/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -20,6 +20,19 @@ await app.register(apiVersioningOpenApi, {
   transformObject: ({ document, version }) => ({ ...document, info: { ...document.info, title: `Orders ${version}` } })
 })
 await app.register(named, { ui: true })
+// The guard of the documents (and the page): a hook or an array of hooks, callback or async style.
+await app.register(apiVersioningOpenApi, {
+  hooks: {
+    onRequest: async (request, reply) => { if (request.headers.authorization === undefined) return reply.code(401).send() },
+    preHandler: [(_request, _reply, done) => done()]
+  }
+})
+const guard: GuardHooks = { onRequest: [(_request, _reply, done) => done()] }
+await app.register(apiVersioningOpenApi, { ui: { uiHooks: guard } })
+// @ts-expect-error: the guard runs onRequest and preHandler hooks only
+await app.register(apiVersioningOpenApi, { hooks: { onSend: () => {} } })
+// @ts-expect-error: a hook is a function
+await app.register(apiVersioningOpenApi, { hooks: { onRequest: 'guard' } })
 await app.register(apiVersioningOpenApi)
 // A @fastify/swagger transform fits, and so does one that returns only what it changes.
 const swaggerTransform: SwaggerTransform = ({ schema, url }) => ({ schema, url })

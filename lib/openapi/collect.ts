@@ -22,12 +22,23 @@ export type RouteTransform = (args: RouteTransformArgs) => { schema?: FastifySch
 
 interface Transformed { schema: FastifySchema, url: string }
 
-const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false })
+/** A documented route: its declaration (which names the path the router files it under). */
+export interface CollectedRoute {
+  readonly declaration: DeclarationState
+  /** Fastify validates some part of its requests (body, querystring, params, headers): it can answer 400. */
+  readonly validates: boolean
+}
+
+const VALIDATED = ['body', 'querystring', 'query', 'params', 'headers'] as const
+
+type DeclaredRoute = RouteOptions & { [kDeclaration]?: DeclarationState }
+
+export const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false, pathKey: '' })
 
 /** Numbers the routes that @fastify/swagger documents and keeps their declarations, by number. */
 export class RouteCollector {
-  /** The declaration of each route, by the index its url ends with. */
-  readonly declarations: DeclarationState[] = []
+  /** Each documented route, by the index its url ends with. */
+  readonly routes: CollectedRoute[] = []
   private readonly indexes = new WeakMap<object, number>()
   /** True while the plugin's own @fastify/swagger builds: only then do the routes' own transforms number the route. */
   building = false
@@ -53,11 +64,14 @@ export class RouteCollector {
   }
 
   private number (args: RouteTransformArgs, result: ReturnType<RouteTransform>): Transformed {
-    const route = args.route as RouteOptions & { [kDeclaration]?: DeclarationState }
+    const route = args.route as DeclaredRoute
     let index = this.indexes.get(route)
     if (index === undefined) {
       // A route the versioning plugin did not declare (none yet) is unversioned.
-      index = this.declarations.push(route[kDeclaration] ?? PLAIN) - 1
+      index = this.routes.push({
+        declaration: route[kDeclaration] ?? PLAIN,
+        validates: VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null)
+      }) - 1
       this.indexes.set(route, index)
     }
     return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }

@@ -1,16 +1,20 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
+import { kErrorObjects, type ErrorObjectsConfig } from '../error-objects.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
+import { readClock } from '../clock.js'
+import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
+import { checkOrder } from './order.js'
 import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
 import { toYaml } from './yaml.js'
 
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
-export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, OpenApiBase } from './options.js'
+export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'
 export type { SwaggerConfig } from './ui.js'
 
@@ -27,6 +31,8 @@ const COMPONENT_NAME = /^[\w.-]+$/
 const hidden = { hide: true } as FastifySchema
 
 interface Served {
+  /** The lifecycle period the documents are for (see `lifecycleInstants`). */
+  readonly period: number
   readonly documents: readonly ApiVersionDocument[]
   /** By version key: the document as JSON and as YAML text, made on first request. */
   readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
@@ -41,11 +47,15 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasDecorator('apiVersionDocuments')) {
     throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
   }
-  const { options: versioning, errorObjects } = state
+  const { options: versioning, paths } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
+  checkOrder(fastify)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)
+  const errorObjects = state.errorObjects
+    ? { allErrors: (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]?.allErrors === true }
+    : null
 
   fastify.addHook('onRoute', function (route: RouteOptions) {
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
@@ -65,38 +75,47 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
-  let ready = false
+  // Documents change only when a deprecation takes effect or an enforced sunset passes: one set per period,
+  // made on first use in it from the combined document, which is made once the routes are final (at ready).
+  const instants = lifecycleInstants(versioning.policies)
+  let combined: OpenApiDocument | null = null
   let served: Served | null = null
-  // Built on first use, after ready (@fastify/swagger's generation needs it), then kept: routes are final.
   function serve (): Served {
-    if (served !== null) return served
-    if (!ready) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
-    collector.building = true
-    let combined: OpenApiDocument
-    try {
-      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
-    } finally {
-      collector.building = false
-    }
-    const documents = Object.freeze(splitDocument(combined, collector.declarations, {
-      options: versioning, errorObjects, transformObject: options.transformObject
+    if (combined === null) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
+    const time = clock()
+    const period = periodAt(instants, time)
+    if (served?.period === period) return served
+    const documents = Object.freeze(splitDocument(combined, collector.routes, {
+      options: versioning, errorObjects, transformObject: options.transformObject, paths, time
     }))
     served = {
+      period,
       documents,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
       config: swaggerConfig(documents, options.routePrefix)
     }
     return served
   }
-  fastify.addHook('onReady', function (done) {
-    ready = true
-    done()
+  // The app's clock may be the user's: a throw or a value that is no time fails the request that needs it.
+  function clock (): number {
+    const time = readClock(versioning.now, 'fastify-api-versioning/openapi')
+    if (typeof time === 'number') return time
+    throw time
+  }
+  fastify.addHook('onReady', async function () {
+    collector.building = true
+    try {
+      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
+    } finally {
+      collector.building = false
+    }
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
-  fastify.get(`${options.routePrefix}/swagger-config`, { schema: hidden }, async () => serve().config)
-  fastify.get(`${options.routePrefix}/:file`, { schema: hidden }, function (request: FastifyRequest, reply: FastifyReply) {
+  const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }
+  fastify.get(`${options.routePrefix}/swagger-config`, routeOptions, async () => serve().config)
+  fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
     const json = file.endsWith('.json')
     const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
@@ -107,7 +126,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   if (swaggerUi !== null && options.ui !== null) {
-    registerUi(fastify, swaggerUi, options.ui, options.routePrefix, () => primaryVersion(serve().documents).version)
+    registerUi(fastify, swaggerUi, options.ui, options.guard, options.routePrefix, () => primaryVersion(serve().documents).version)
   }
 }
 

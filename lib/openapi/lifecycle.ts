@@ -12,6 +12,41 @@ export function isRetired (policy: VersionPolicy | undefined, now: number): bool
 }
 
 /**
+ * When a version's deprecation takes effect, as the server sees it: at once without a date, never when it is
+ * dated after the sunset (no header or link is sent for it), else at its date; null without one.
+ */
+function deprecatedFrom (policy: VersionPolicy | undefined): number | null {
+  const declared = policy?.deprecationPolicy ?? null
+  if (declared === null) return null
+  if (declared.date === null) return -Infinity
+  return (policy as VersionPolicy).deprecation === null ? null : declared.date.getTime()
+}
+
+/** True when a version's deprecation policy is in effect at `now`. */
+export function isDeprecated (policy: VersionPolicy | undefined, now: number): boolean {
+  const from = deprecatedFrom(policy)
+  return from !== null && now >= from
+}
+
+/** The instants, ascending, at which some version's documents change: deprecations and enforced sunsets. */
+export function lifecycleInstants (policies: ReadonlyMap<string, VersionPolicy>): number[] {
+  const instants = new Set<number>()
+  for (const policy of policies.values()) {
+    const from = deprecatedFrom(policy)
+    if (from !== null && from !== -Infinity) instants.add(from)
+    if (policy.enforce) instants.add(policy.sunsetAt as number)
+  }
+  return [...instants].sort((a, b) => a - b)
+}
+
+/** The period `time` falls in: how many of the instants have come. */
+export function periodAt (instants: readonly number[], time: number): number {
+  let period = 0
+  while (period < instants.length && instants[period] <= time) period++
+  return period
+}
+
+/**
  * States a version's deprecation and sunset in its document's `info`: in words in `description`, and as the
  * `x-api-deprecation` / `x-api-sunset` extension objects (`date` as ISO 8601, `link` with its attributes).
  */
@@ -19,7 +54,8 @@ export function describePolicy (info: Info, policy: VersionPolicy | undefined): 
   if (policy === undefined) return
   const notes: string[] = []
   const { deprecationPolicy: deprecation, sunsetPolicy: sunset } = policy
-  if (deprecation !== null) {
+  // A deprecation dated after the sunset never takes effect: the server says nothing of it, nor do documents.
+  if (deprecation !== null && deprecatedFrom(policy) !== null) {
     info['x-api-deprecation'] = extension(deprecation.date, deprecation.link)
     notes.push(sentence(deprecation.date === null ? 'This API version is deprecated' : `This API version is deprecated from ${day(deprecation.date)}`, deprecation.link))
   }

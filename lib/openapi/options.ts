@@ -1,15 +1,21 @@
-import type { onRequestHookHandler, preHandlerHookHandler } from 'fastify'
+import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from './split.js'
+
+/** Hooks that guard routes, as a route's own `onRequest` and `preHandler` options: a function or an array. */
+export interface GuardHooks {
+  onRequest?: RouteShorthandOptions['onRequest']
+  preHandler?: RouteShorthandOptions['preHandler']
+}
 
 /** Options of the docs page, passed on to @fastify/swagger-ui (which needs installing). */
 export interface ApiVersioningOpenApiUiOptions {
   /** Where the page is served. Default `'/docs'`. */
   routePrefix?: string
-  /** Swagger UI's own configuration; `configUrl` is the plugin's (it feeds the version picker). */
+  /** Swagger UI's own configuration; `configUrl` is the plugin's (it feeds the version picker). `persistAuthorization` defaults to true. */
   uiConfig?: Record<string, unknown>
-  /** Hooks of the page's routes. */
-  uiHooks?: { onRequest?: onRequestHookHandler, preHandler?: preHandlerHookHandler }
+  /** Hooks that guard the page and every route that serves a document or its configuration (as `hooks`). */
+  uiHooks?: GuardHooks
   /** Any other @fastify/swagger-ui option (`theme`, `logo`, `staticCSP`, ...). */
   [option: string]: unknown
 }
@@ -28,21 +34,34 @@ export interface ApiVersioningOpenApiOptions {
   routePrefix?: string
   /** Serve a docs page with a version picker: true, or the page's options. Needs @fastify/swagger-ui. */
   ui?: boolean | ApiVersioningOpenApiUiOptions
+  /** Hooks that guard every route that serves a document or its configuration, and the page if there is one. */
+  hooks?: GuardHooks
   /** As @fastify/swagger's `transform`: changes a route's schema or url before it is documented. */
   transform?: RouteTransform
   /** Runs on each version's document once it is built; returns the document to serve. */
   transformObject?: (context: { document: OpenApiDocument, version: string }) => OpenApiDocument
 }
 
+type Hook<K extends keyof GuardHooks> = Extract<NonNullable<GuardHooks[K]>, (...args: any[]) => unknown>
+
+/** The guard, as arrays (empty for none), ready for a route's options. */
+export interface Guard {
+  readonly onRequest: Array<Hook<'onRequest'>>
+  readonly preHandler: Array<Hook<'preHandler'>>
+}
+
 export interface ResolvedOpenApiOptions {
   readonly openapi: OpenApiBase
   readonly routePrefix: string
+  /** The page's options, without `uiHooks`: the guard stands for them. */
   readonly ui: (ApiVersioningOpenApiUiOptions & { routePrefix: string }) | null
+  readonly guard: Guard
   readonly transform: RouteTransform | null
   readonly transformObject: ((context: { document: OpenApiDocument, version: string }) => OpenApiDocument) | null
 }
 
-const KNOWN = new Set(['openapi', 'routePrefix', 'ui', 'transform', 'transformObject', 'prefix', 'logLevel', 'logSerializers'])
+const KNOWN = new Set(['openapi', 'routePrefix', 'ui', 'hooks', 'transform', 'transformObject', 'prefix', 'logLevel', 'logSerializers'])
+const GUARD_HOOKS = ['onRequest', 'preHandler'] as const
 const PREFIX = /^(\/[\w.~!$&'()+,;=@%-]+)+$/
 const OPENAPI_VERSION = /^3\.[01]\.\d+$/
 
@@ -60,6 +79,27 @@ function prefix (value: unknown, name: string, fallback: string): string {
     fail(`${name} must be a path such as '${fallback}': starting with '/', without a trailing '/' or route parameters (got ${JSON.stringify(value)})`)
   }
   return value
+}
+
+function show (value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : `an array with ${show(value.find(hook => typeof hook !== 'function'))}`
+  return typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value)
+}
+
+function guard (value: unknown, name: string): Guard {
+  if (value === undefined) return { onRequest: [], preHandler: [] }
+  if (!isObject(value)) fail(`${name} must be an object with onRequest and/or preHandler hooks (got ${show(value)})`)
+  for (const key of Object.keys(value)) {
+    if (!(GUARD_HOOKS as readonly string[]).includes(key)) fail(`${name}.${key} is not a hook this plugin runs: give onRequest or preHandler`)
+  }
+  const [onRequest, preHandler] = GUARD_HOOKS.map(hook => {
+    const hooks = value[hook] === undefined ? [] : Array.isArray(value[hook]) ? value[hook] : [value[hook]]
+    if ((Array.isArray(value[hook]) && hooks.length === 0) || hooks.some(h => typeof h !== 'function')) {
+      fail(`${name}.${hook} must be a function or an array of functions (got ${show(value[hook])})`)
+    }
+    return hooks
+  })
+  return Object.freeze({ onRequest, preHandler } as Guard)
 }
 
 function optionalFunction<T> (value: T | undefined, name: string): T | null {
@@ -80,18 +120,26 @@ export function resolveOpenApiOptions (options: ApiVersioningOpenApiOptions): Re
   const routePrefix = prefix(options.routePrefix, 'routePrefix', '/openapi')
 
   let ui: ResolvedOpenApiOptions['ui'] = null
+  let pageGuard: Guard | null = null
   if (options.ui !== undefined && options.ui !== false) {
     const given = options.ui === true ? {} : options.ui
     if (!isObject(given)) fail('ui must be a boolean or an object of @fastify/swagger-ui options')
     if (given.uiConfig !== undefined && !isObject(given.uiConfig)) fail('ui.uiConfig must be an object')
-    ui = { ...given, routePrefix: prefix(given.routePrefix, 'ui.routePrefix', '/docs') }
+    const { uiHooks, ...page } = given
+    if (uiHooks !== undefined) pageGuard = guard(uiHooks, 'ui.uiHooks')
+    ui = { ...page, routePrefix: prefix(given.routePrefix, 'ui.routePrefix', '/docs') }
     if (ui.routePrefix === routePrefix) fail(`ui.routePrefix and routePrefix must differ (both are ${JSON.stringify(routePrefix)})`)
+  }
+  // The page reads the documents: one guard for both, so that a browser that may see one may see the other.
+  if (pageGuard !== null && options.hooks !== undefined) {
+    fail('hooks and ui.uiHooks both guard the documents and the page: give one of them (hooks)')
   }
 
   return Object.freeze({
     openapi,
     routePrefix,
     ui,
+    guard: pageGuard ?? guard(options.hooks, 'hooks'),
     transform: optionalFunction(options.transform, 'transform'),
     transformObject: optionalFunction(options.transformObject, 'transformObject')
   })

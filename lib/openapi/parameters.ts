@@ -24,17 +24,22 @@ const DESCRIPTION = 'The requested API version'
 /**
  * Documents where an operation reads the version, in the document of `version`. As ASP.NET's API explorer:
  * one parameter per place (the first query name, the first header name), only the first required, and none
- * when the path carries the version, whose parameter goes as the version is written into the path.
+ * when the path carries the version, whose parameter goes as the version is written into the path. The other
+ * version query names are the plugin's too (apiVersioning adds them to strict querystring schemas, so that
+ * validation takes them): they are no ordinary parameter of any route.
  */
 export function describeVersionParameters (
   operation: OperationObject, declaration: DeclarationState, version: ApiVersion, options: ResolvedOptions
 ): void {
-  let parameters = operation.parameters ?? []
+  if (declaration.kind === 'plain') return
+  const documented = declaration.kind === 'versioned' && !declaration.inPath ? options.queryNames[0] : undefined
+  const plugins = new Set(options.queryNames.map(name => name.toLowerCase()))
+  let parameters = (operation.parameters ?? []).filter(p => !('in' in p && p.in === 'query' && p.name !== documented && plugins.has(p.name.toLowerCase())))
   if (declaration.inPath) {
     parameters = parameters.filter(p => !('in' in p && p.in === 'path' && p.name === options.segmentName))
   } else if (declaration.kind === 'versioned') {
     const places: Array<[string, string]> = []
-    if (options.queryNames.length > 0) places.push(['query', options.queryNames[0]])
+    if (documented !== undefined) places.push(['query', documented])
     if (options.headerNames.length > 0) places.push(['header', options.headerNames[0]])
     const optional = options.assumeDefaultVersionWhenUnspecified && version.equals(options.defaultVersion)
     const text = String(version)

@@ -1,9 +1,16 @@
 import type { ResolvedOptions } from '../options.js'
-import type { DeclarationState } from '../state.js'
+import { ProblemDetailsSchema } from '../problem-schema.js'
+import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
 
 export const PROBLEM_DETAILS = 'ProblemDetails'
 export const ERROR_OBJECT = 'ErrorObject'
+export const FASTIFY_ERROR = 'FastifyError'
+const SCHEMA_REF = '#/components/schemas/'
+const PROBLEM_JSON = 'application/problem+json'
+const JSON_TYPE = 'application/json'
+// What @fastify/swagger writes when a response declares no description.
+const NO_DESCRIPTION = 'Default Response'
 
 /** The shape `errorObjects` writes (see ErrorObject in error-objects.ts). */
 export const ErrorObjectSchema = Object.freeze({
@@ -23,41 +30,98 @@ export const ErrorObjectSchema = Object.freeze({
   }
 })
 
+/** The body of Fastify's default error handler: what a request that fails validation gets. */
+const FastifyErrorSchema = Object.freeze({
+  title: FASTIFY_ERROR,
+  description: "Fastify's error response, as its default error handler writes it",
+  type: 'object',
+  required: ['statusCode', 'error', 'message'],
+  properties: {
+    statusCode: { type: 'integer', description: 'The HTTP status code' },
+    code: { type: 'string', description: "The error's code, such as FST_ERR_VALIDATION" },
+    error: { type: 'string', description: 'The reason phrase, such as Bad Request' },
+    message: { type: 'string' }
+  }
+})
+
+// As ProblemDetailsSchema, without its `$id`: the component's name is its identity in a document, and an
+// OpenAPI 3.0 schema may not have one.
+const { $id: _id, ...problemDetails } = JSON.parse(JSON.stringify(ProblemDetailsSchema))
+
+/** The error schemas a document may refer to, as its OpenAPI version writes examples. */
+export function errorSchemas (openapi: string): Record<string, unknown> {
+  return {
+    [PROBLEM_DETAILS]: openapi.startsWith('3.0') ? singleExamples(problemDetails) : structuredClone(problemDetails),
+    [ERROR_OBJECT]: structuredClone(ErrorObjectSchema),
+    [FASTIFY_ERROR]: structuredClone(FastifyErrorSchema)
+  }
+}
+
+// OpenAPI 3.0 schemas have one `example`, not JSON Schema's `examples` list.
+function singleExamples (schema: Record<string, any>): Record<string, unknown> {
+  const properties = Object.fromEntries(Object.entries(schema.properties as Record<string, Record<string, unknown>>)
+    .map(([name, { examples, ...property }]) => [name, { ...property, example: (examples as unknown[])[0] }]))
+  return { ...schema, properties }
+}
+
+/** How the app writes errors: `errorObjects` registered before apiVersioning (with `allErrors`, for every error). */
+export type ErrorObjectsMode = null | { readonly allErrors: boolean }
+
 export interface ResponseContext {
   readonly options: ResolvedOptions
-  readonly errorObjects: boolean
+  readonly errorObjects: ErrorObjectsMode
   /** The values of the version headers on this path (all its methods), or null when there is none. */
   readonly supportedHeader: string | null
   readonly deprecatedHeader: string | null
 }
 
 type Kind = 'unspecified' | 'invalid' | 'ambiguous' | 'unsupported'
+type Content = Record<string, { schema?: unknown, [keyword: string]: unknown }>
+type Response = { description?: string, content?: Content, headers?: Record<string, unknown>, [keyword: string]: unknown }
+
+const ref = (name: string): { $ref: string } => ({ $ref: SCHEMA_REF + name })
 
 /**
- * Adds the version errors an operation can answer with, keeping any response the route declares for that
- * status, and the `api-supported-versions` and `api-deprecated-versions` headers of `reportApiVersions`.
+ * Documents the errors an operation can answer with, as the server writes them: a response whose schema is
+ * ProblemDetails under the problem's media type; the version errors, merged with any response the route declares
+ * for that status; Fastify's validation error beside them on routes that validate; and the
+ * `api-supported-versions` and `api-deprecated-versions` headers of `reportApiVersions`.
  */
-export function describeVersionResponses (operation: OperationObject, declaration: DeclarationState, context: ResponseContext): void {
-  if (declaration.kind === 'plain') return
-  const { options } = context
+export function describeResponses (operation: OperationObject, route: CollectedRoute, context: ResponseContext): void {
   // @fastify/swagger gives every operation its responses (a default one at least).
-  const responses = operation.responses as Record<string, Record<string, unknown>>
-  for (const [status, kinds] of errorsOf(declaration, options)) {
-    if (responses[status] !== undefined) continue
-    responses[status] = options.problemDetails
-      ? { description: describe(kinds), content: errorContent(context.errorObjects) }
-      : { description: describe(kinds) }
+  const responses = operation.responses as Record<string, Response>
+  for (const response of Object.values(responses)) problemMediaType(response, context.errorObjects)
+  const { declaration } = route
+  if (declaration.kind === 'plain') return
+  const { options, errorObjects } = context
+  const versionError = options.problemDetails ? errorContent(errorObjects !== null) : {}
+  for (const [status, kinds] of errorsOf(declaration, options, operation.requestBody !== undefined)) {
+    const declared = responses[status] ?? responses[status[0] + 'XX']
+    const content: Content = structuredClone(declared?.content) ?? {}
+    for (const [type, media] of Object.entries(versionError)) addBody(content, type, media.schema)
+    let description = describe(kinds)
+    // Fastify's own validation error, unless the route says what its 400 is under application/json.
+    if (status === '400' && route.validates && declared?.content?.[JSON_TYPE] === undefined) {
+      addBody(content, JSON_TYPE, ref(errorObjects?.allErrors === true ? ERROR_OBJECT : FASTIFY_ERROR))
+      description += ', or a request that fails validation'
+    }
+    if (declared !== undefined) {
+      description = declared.description === undefined || declared.description === NO_DESCRIPTION
+        ? `${description}, or the route's own response`
+        : `${declared.description}; or ${description[0].toLowerCase()}${description.slice(1)}`
+    }
+    responses[status] = { ...structuredClone(declared), description, ...(Object.keys(content).length > 0 ? { content } : {}) }
   }
   if (declaration.kind !== 'versioned' || !options.reportApiVersions) return
   for (const response of Object.values(responses)) {
-    const headers = { ...(response.headers as Record<string, unknown> | undefined) }
+    const headers = { ...response.headers }
     addHeader(headers, 'api-supported-versions', 'The API versions this path supports', context.supportedHeader)
     addHeader(headers, 'api-deprecated-versions', 'The deprecated API versions this path still serves', context.deprecatedHeader)
     if (Object.keys(headers).length > 0) response.headers = headers
   }
 }
 
-function errorsOf (declaration: DeclarationState, options: ResolvedOptions): Map<string, Kind[]> {
+function errorsOf (declaration: CollectedRoute['declaration'], options: ResolvedOptions, hasBody: boolean): Map<string, Kind[]> {
   const errors = new Map<string, Kind[]>()
   const add = (status: number, kind: Kind): void => {
     const kinds = errors.get(String(status))
@@ -68,8 +132,20 @@ function errorsOf (declaration: DeclarationState, options: ResolvedOptions): Map
   if (declaration.kind === 'versioned' && !declaration.inPath && !options.assumeDefaultVersionWhenUnspecified) add(400, 'unspecified')
   add(400, 'invalid')
   add(400, 'ambiguous')
-  add(declaration.inPath ? 404 : options.unsupportedApiVersionStatusCode, 'unsupported')
+  if (declaration.inPath) {
+    add(404, 'unsupported')
+  } else if (mediaTypeOnly(options)) {
+    // As the server answers when only media types carry versions: a type it cannot give, or cannot take.
+    add(406, 'unsupported')
+    if (hasBody) add(415, 'unsupported')
+  } else {
+    add(options.unsupportedApiVersionStatusCode, 'unsupported')
+  }
   return errors
+}
+
+function mediaTypeOnly (options: ResolvedOptions): boolean {
+  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
 }
 
 function describe (kinds: Kind[]): string {
@@ -77,11 +153,47 @@ function describe (kinds: Kind[]): string {
   return words[0].toUpperCase() + words.slice(1) + ' API version'
 }
 
-function errorContent (errorObjects: boolean): Record<string, unknown> {
-  return errorObjects
-    ? { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_OBJECT}` } } }
-    : { 'application/problem+json': { schema: { $ref: `#/components/schemas/${PROBLEM_DETAILS}` } } }
+function errorContent (errorObjects: boolean): Content {
+  return errorObjects ? { [JSON_TYPE]: { schema: ref(ERROR_OBJECT) } } : { [PROBLEM_JSON]: { schema: ref(PROBLEM_DETAILS) } }
 }
+
+// A second body under one media type: the response is either.
+function addBody (content: Content, type: string, schema: unknown): void {
+  const media = content[type]
+  if (media === undefined) content[type] = { schema }
+  else if (!sameSchema(media.schema, schema)) content[type] = { ...media, schema: { anyOf: [media.schema, schema] } }
+}
+
+/**
+ * A declared response whose schema is ProblemDetails (by `$ref`, or the exported object, which @fastify/swagger
+ * writes out) is sent by `reply.problem()`: `application/problem+json`, or an error object with `allErrors`.
+ */
+function problemMediaType (response: Response, errorObjects: ErrorObjectsMode): void {
+  const media = response.content?.[JSON_TYPE]
+  if (media === undefined || !sameSchema(media.schema, ref(PROBLEM_DETAILS))) return
+  const content = response.content as Content
+  delete content[JSON_TYPE]
+  for (const [type, { schema }] of Object.entries(errorContent(errorObjects?.allErrors === true))) addBody(content, type, schema)
+}
+
+function sameSchema (a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b)
+}
+
+// A schema as text, with ProblemDetails written out in any key order or OpenAPI version standing for its $ref.
+function canonical (schema: unknown): string {
+  const text = JSON.stringify(sorted(schema))
+  return text === PROBLEM_TEXT ? JSON.stringify(ref(PROBLEM_DETAILS)) : text
+}
+
+function sorted (value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(Object.keys(value).sort().filter(key => key !== 'example' && key !== 'examples')
+    .map(key => [key, sorted((value as Record<string, unknown>)[key])]))
+}
+
+const PROBLEM_TEXT = JSON.stringify(sorted(problemDetails))
 
 function addHeader (headers: Record<string, unknown>, name: string, description: string, value: string | null): void {
   if (value === null || Object.keys(headers).some(key => key.toLowerCase() === name)) return

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyPluginCallback, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiVersion } from '../api-version.js'
-import type { ApiVersioningOpenApiUiOptions } from './options.js'
+import type { ApiVersioningOpenApiUiOptions, Guard } from './options.js'
 import type { ApiVersionDocument } from './split.js'
 
 export interface SwaggerConfig {
@@ -30,25 +30,25 @@ export function swaggerConfig (documents: readonly ApiVersionDocument[], routePr
 
 /**
  * Registers @fastify/swagger-ui in a context of its own (its `swaggerCSP` decorator stays there, beside any
- * registration of the app's own), with the picker fed by `swagger-config`. Its `json` and `yaml` routes would
- * ask the app's `swagger()`: they redirect to the primary version's document instead.
+ * registration of the app's own), with the picker fed by `swagger-config` and the guard on every route. Its
+ * `json` and `yaml` routes would ask the app's `swagger()`: they redirect to the primary version's document
+ * instead, once the guard has let the request through. Authorization is kept when the picker switches versions.
  */
 export function registerUi (
   fastify: FastifyInstance, swaggerUi: FastifyPluginCallback<Record<string, unknown>>, ui: ApiVersioningOpenApiUiOptions & { routePrefix: string },
-  routePrefix: string, primary: () => string
+  guard: Guard, routePrefix: string, primary: () => string
 ): void {
-  const redirect: onRequestHookHandler = function (request, reply, done) {
+  async function redirect (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const url = request.routeOptions.url as string
     if (url.endsWith('/json') || url.endsWith('/yaml')) {
       return reply.redirect(`${routePrefix}/${primary()}.${url.endsWith('/json') ? 'json' : 'yaml'}`)
     }
-    done()
   }
   fastify.register(async function docsPage (scope) {
     await scope.register(swaggerUi, {
       ...ui,
-      uiConfig: { ...ui.uiConfig, configUrl: `${routePrefix}/swagger-config` },
-      uiHooks: { ...ui.uiHooks, onRequest: [redirect].concat(ui.uiHooks?.onRequest ?? []) }
+      uiConfig: { persistAuthorization: true, ...ui.uiConfig, configUrl: `${routePrefix}/swagger-config` },
+      uiHooks: { onRequest: guard.onRequest, preHandler: [...guard.preHandler, redirect] }
     })
   })
 }

@@ -1,0 +1,43 @@
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import Fastify from 'fastify'
+import cors from '@fastify/cors'
+import apiVersioning, { ApiVersion } from '../lib/index.js'
+
+// What the README states as fact, checked against what the code does.
+const readme = readFileSync(resolve(import.meta.dirname, '..', 'README.md'), 'utf8')
+
+t.test('the CORS snippet exposes every header the plugin sends, policies included', async t => {
+  const snippet = /With @fastify\/cors[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1]
+  t.ok(snippet, 'the README has the snippet')
+  const app = Fastify()
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor
+  await new AsyncFunction('app', 'cors', snippet)(app, cors)
+  await app.register(apiVersioning, {
+    problemDetails: true,
+    reportApiVersions: true,
+    policies: { '1.0': { deprecation: { date: '2026-01-01', link: 'https://example.com/d' }, sunset: { date: '2030-01-01', link: 'https://example.com/s' } } }
+  })
+  app.get('/orders', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, async () => [])
+  const response = await app.inject({ url: '/orders?api-version=1.0', headers: { origin: 'https://app.example.com' } })
+  // What a script can read without exposing it: the CORS-safelisted response headers, and CORS's own.
+  const safelisted = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma', 'date', 'connection', 'keep-alive', 'vary'])
+  const sent = Object.keys(response.headers).filter(name => !safelisted.has(name) && !name.startsWith('access-control-'))
+  t.same(sent.sort(), ['api-deprecated-versions', 'api-supported-versions', 'deprecation', 'link', 'sunset'])
+  const exposed = String(response.headers['access-control-expose-headers']).split(/\s*,\s*/).map(name => name.toLowerCase())
+  for (const name of sent) t.ok(exposed.includes(name), `${name} is exposed`)
+  const preflight = await app.inject({ method: 'OPTIONS', url: '/orders', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'api-version' } })
+  t.match(preflight.headers['access-control-allow-headers'], /api-version/)
+})
+
+t.test('the version grammar states the number limit the parser keeps', async t => {
+  const section = readme.slice(readme.indexOf('## Version grammar'), readme.indexOf('## Problem writers'))
+  const stated = /Numbers are ASCII digits from 0 to ([\d,]+)/.exec(section)?.[1]
+  t.ok(stated, 'the README states the limit')
+  const limit = Number(stated?.replaceAll(',', ''))
+  t.equal(ApiVersion.tryParse(`${limit}.${limit}`)?.major, limit)
+  t.equal(ApiVersion.tryParse(`1.${limit}`)?.minor, limit)
+  t.equal(ApiVersion.tryParse(String(limit + 1)), null)
+  t.equal(ApiVersion.tryParse(`1.${limit + 1}`), null)
+})
