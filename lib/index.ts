@@ -289,7 +289,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 
   fastify.decorate(kApiVersioning, true)
   guardOutsideScope(fastify)
-  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig !== undefined, paths: table.paths })
+  fastify.decorate(kState, { options, errorObjects: errorObjectsConfig ?? null, paths: table.paths })
   // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
   // more property to set on every request); set by a hook or handler, it becomes the request's own.
   fastify.decorateRequest('apiVersion', {

@@ -1,4 +1,5 @@
 import type { ApiVersion } from './api-version.js'
+import type { ErrorObjectsConfig } from './error-objects.js'
 import type { ResolvedOptions } from './options.js'
 import type { PathEntry, RouteKind } from './route-table.js'
 
@@ -13,8 +14,8 @@ export const kDeclaration = Symbol.for('fastify-api-versioning.declaration')
 
 export interface ApiVersioningState {
   readonly options: ResolvedOptions
-  /** `errorObjects` was registered before `apiVersioning`, so version errors are error objects. */
-  readonly errorObjects: boolean
+  /** The options of `errorObjects`, registered before `apiVersioning` (version errors are error objects), or null. */
+  readonly errorObjects: ErrorObjectsConfig | null
   /** The versions of each router path (by `routePathKey`), sealed once the app is ready: what the version headers say. */
   readonly paths: ReadonlyMap<string, PathEntry>
 }

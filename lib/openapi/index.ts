@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
-import { kErrorObjects, type ErrorObjectsConfig } from '../error-objects.js'
+import { readClock } from '../clock.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
-import { readClock } from '../clock.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
@@ -47,15 +46,12 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasDecorator('apiVersionDocuments')) {
     throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
   }
-  const { options: versioning, paths } = state
+  const { options: versioning, paths, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
   checkOrder(fastify)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)
-  const errorObjects = state.errorObjects
-    ? { allErrors: (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects]?.allErrors === true }
-    : null
 
   fastify.addHook('onRoute', function (route: RouteOptions) {
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
