@@ -1,5 +1,4 @@
 import type { VersionOutcome } from './outcome.js'
-import { fromLatin1 } from './header-text.js'
 
 /** Where media types carry a version; built once from `versionReader.mediaType` by `resolveMediaTypeOption`. */
 export interface MediaTypeConfig {
@@ -266,7 +265,7 @@ export function readMediaTypes (contentType: string | undefined, accept: string 
     const header = (flags & FROM_CONTENT_TYPE) !== 0 ? contentType as string : accept as string
     const text = header.slice(marks[k], marks[k + 1])
     const source = flags >>> SOURCE_SHIFT
-    if (!outcome.add(fromLatin1((flags & ESCAPED) !== 0 ? unescape(text) : text, header), source === 0 ? config.template as string : config.parameters[source - 1], false)) return false
+    if (!outcome.add((flags & ESCAPED) !== 0 ? unescape(text) : text, source === 0 ? config.template as string : config.parameters[source - 1], false, true)) return false
   }
   return true
 }

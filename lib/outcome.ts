@@ -1,4 +1,5 @@
 import { ApiVersion } from './api-version.js'
+import { fromLatin1, isAscii } from './header-text.js'
 
 /** No version was given anywhere. */
 export const NONE = 0
@@ -26,6 +27,8 @@ export class VersionOutcome {
   source: string | null = null
   /** True when any value came from the URL path. */
   fromPath = false
+  /** The first raw text came from a header: its characters are the header's bytes (see fromLatin1). */
+  textFromHeader = false
   /** True when a media type gave a value. */
   fromMediaType = false
   /** How many values were read, empty ones aside. */
@@ -39,21 +42,26 @@ export class VersionOutcome {
   /** The served version is in the request's log bindings (`logApiVersion`). */
   logged = false
 
-  /** Adds one raw value; returns false once the outcome can no longer change (ambiguous). */
-  add (text: string, source: string, fromPath: boolean): boolean {
+  /**
+   * Adds one raw value: from a header (`fromHeader`), its characters are the header's bytes, read as UTF-8 when
+   * it is parsed. Returns false once the outcome can no longer change (ambiguous).
+   */
+  add (text: string, source: string, fromPath: boolean, fromHeader = false): boolean {
     if (text === '') return true // as ASP.NET: empty values are not values
     this.count++
     if (this.text === null) {
       this.text = text
       this.source = source
       this.fromPath = fromPath
-      this.version = parse(text)
+      this.textFromHeader = fromHeader
+      this.version = parse(text, fromHeader)
       this.kind = this.version === null ? INVALID : ONE
       return true
     }
-    if (!sameIgnoringAsciiCase(text, this.text)) {
+    // One text is one version, but a text with other than ASCII means other things from a header and elsewhere.
+    if (!sameIgnoringAsciiCase(text, this.text) || (fromHeader !== this.textFromHeader && !isAscii(text))) {
       // Two different texts are ambiguous unless both parse to the same version; decided before validity.
-      const version = this.version === null ? null : parse(text)
+      const version = this.version === null ? null : parse(text, fromHeader)
       if (version === null || !version.equals(this.version)) {
         this.kind = AMBIGUOUS
         this.version = null
@@ -67,7 +75,9 @@ export class VersionOutcome {
 
 // Clients send the same few version texts again and again; versions are immutable, so parses are shared.
 // Bounded, so hostile texts cannot grow it without limit. The last two texts are checked first: comparing a
-// request's fresh string with them costs less than hashing it for the map.
+// request's fresh string with them costs less than hashing it for the map. Only ASCII texts are kept, since
+// they alone mean the same from a header and from elsewhere; the others are read anew, so that no request pays
+// for the check of a text it does not send.
 const parsed = new Map<string, ApiVersion | null>()
 const MAX_CACHED = 512
 let lastText = ''
@@ -75,11 +85,12 @@ let lastVersion: ApiVersion | null = null
 let previousText = ''
 let previousVersion: ApiVersion | null = null
 
-function parse (text: string): ApiVersion | null {
+function parse (text: string, fromHeader: boolean): ApiVersion | null {
   if (text === lastText) return lastVersion
   if (text === previousText) return previousVersion
   let version = parsed.get(text)
   if (version === undefined) {
+    if (!isAscii(text)) return ApiVersion.tryParse(fromHeader ? fromLatin1(text) : text)
     version = ApiVersion.tryParse(text)
     if (parsed.size >= MAX_CACHED) parsed.clear()
     if (text.length <= 32) parsed.set(text, version)

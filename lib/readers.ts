@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http'
-import { fromLatin1 } from './header-text.js'
 import { readMediaTypes, type MediaTypeConfig } from './media-type.js'
 import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
 
@@ -76,7 +75,7 @@ function readHeaders (rawHeaders: readonly string[], names: readonly string[], o
     const header = rawHeaders[i]
     for (let n = 0; n < names.length; n++) {
       if (header.length === names[n].length && (header === names[n] || sameIgnoringAsciiCase(header, names[n]))) {
-        if (!outcome.add(fromLatin1(rawHeaders[i + 1]), names[n], false)) return false
+        if (!outcome.add(rawHeaders[i + 1], names[n], false, true)) return false
         break
       }
     }

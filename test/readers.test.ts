@@ -4,7 +4,7 @@ import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { ApiVersion } from '../lib/api-version.js'
 import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
-import { fromLatin1 } from '../lib/header-text.js'
+import { fromLatin1, isAscii } from '../lib/header-text.js'
 import { readRequest, type ReaderConfig } from '../lib/readers.js'
 
 const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
@@ -237,14 +237,32 @@ t.test('reading the query is linear in its length, whatever its shape', async t 
 })
 
 t.test('fromLatin1: header bytes are read as UTF-8, unless the text never came from a socket', async t => {
-  const rows: Array<[string, string | undefined, string]> = [
-    ['1.0', undefined, '1.0'],
-    ['', undefined, ''],
-    ['1.0-\u00c3\u00a9', undefined, '1.0-é'],
-    ['1.0-\u00e9', undefined, '1.0-\ufffd'],
-    ['1.0-\u00ce\u00b2\u00c3\u00a9', undefined, '1.0-βé'],
-    ['1.0-β', undefined, '1.0-β'],
-    ['\u00e9', 'a/b;v=\u00e9;x=\u{1F600}', '\u00e9']
+  const rows: Array<[string, string]> = [
+    ['1.0-\u00c3\u00a9', '1.0-é'],
+    ['1.0-\u00e9', '1.0-\ufffd'],
+    ['1.0-\u00ce\u00b2\u00c3\u00a9', '1.0-βé'],
+    ['1.0-β', '1.0-β'],
+    ['\u00e9\u{1F600}', '\u00e9\u{1F600}']
   ]
-  for (const [text, whole, expected] of rows) t.equal(fromLatin1(text, whole), expected, JSON.stringify([text, whole]))
+  for (const [text, expected] of rows) t.equal(fromLatin1(text), expected, JSON.stringify(text))
+  for (const [text, ascii] of [['', true], ['1.0', true], ['\u007f', true], ['1.\u0080', false], ['é', false]] as const) t.equal(isAscii(text), ascii, JSON.stringify(text))
+})
+
+t.test('a text with other than ASCII means one thing from a header (UTF-8 bytes), another elsewhere', async t => {
+  const latin1 = '1.0-\u00c3\u00a9' // the UTF-8 of 1.0-é as Node gives header bytes; elsewhere, the text 1.0-Ã©
+  const outcome = (values: Array<[string, boolean]>) => {
+    const o = new VersionOutcome()
+    for (const [text, fromHeader] of values) o.add(text, 'x', false, fromHeader)
+    return [o.kind, o.version === null ? null : String(o.version)]
+  }
+  t.same(outcome([[latin1, true]]), [ONE, '1.0-é'])
+  t.same(outcome([[latin1, false]]), [INVALID, null], '© is no letter')
+  t.same(outcome([['1.0-é', false], [latin1, true]]), [ONE, '1.0-é'], 'the query\'s é and the header\'s é are one version')
+  t.same(outcome([[latin1, true], [latin1, false]]), [AMBIGUOUS, null], 'one raw text, two meanings')
+  t.same(outcome([[latin1, false], [latin1, true]]), [AMBIGUOUS, null])
+  t.same(outcome([[latin1, true], [latin1, true]]), [ONE, '1.0-é'])
+  t.same(outcome([['1.0', true], ['1.0', false]]), [ONE, '1.0'])
+  // Non-ASCII texts are never kept in the parse cache: each is read as its place says, whatever came before.
+  t.same(outcome([[latin1, false]]), [INVALID, null])
+  t.same(outcome([[latin1, true]]), [ONE, '1.0-é'])
 })
