@@ -12,6 +12,6 @@ export function readClock (now: () => number, prefix: string): number | Error {
     return serverError(`${prefix}: the now option (the clock of enforced sunsets) threw`, error)
   }
   if (typeof time === 'number' && Number.isFinite(time)) return time
-  const shown = typeof time === 'string' ? JSON.stringify(time.slice(0, 64)) : messageOf(time)
+  const shown = typeof time === 'string' ? JSON.stringify(time.slice(0, 64)) : typeof time === 'bigint' ? `${time}n` : messageOf(time)
   return serverError(`${prefix}: the now option (the clock of enforced sunsets) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
 }

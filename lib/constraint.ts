@@ -78,7 +78,12 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           const outcome = lookup.read(req, inPath)
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
-          const bits = version === null || (retired !== null && retired(version, outcome)) ? undefined : byKey.get(version.key)
+          let bits = version === null ? undefined : byKey.get(version.key)
+          // Only a version implemented here can be retired here (and only then is the clock read).
+          if (bits !== undefined && retired !== null && retired(version as ApiVersion, outcome)) {
+            outcome.retired = true
+            bits = undefined
+          }
           if (bits === undefined) {
             if (fallback !== 0 && unbound !== 0) outcome.served = version
             return fallback

@@ -70,8 +70,7 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
         done(null, payload)
       },
     retirementHeaders (reply, outcome) {
-      const version = outcome.version
-      if (version !== null && retired?.(version, outcome) === true) sendPolicy(reply, policies.get(version.key) as VersionPolicy, false)
+      if (outcome.retired) sendPolicy(reply, policies.get((outcome.version as ApiVersion).key) as VersionPolicy, false)
     }
   }
 

@@ -39,6 +39,8 @@ export class VersionOutcome {
   time = NaN
   /** An error of the server met while routing the request (a failing clock): the request is answered with it. */
   error: Error | null = null
+  /** The version is implemented where the request was routed, but its enforced sunset has passed. */
+  retired = false
   /** The served version is in the request's log bindings (`logApiVersion`). */
   logged = false
 

@@ -207,16 +207,17 @@ t.test('a function selector is not offered versions past their enforced sunset',
 })
 
 t.test('a clock that throws or gives no time after start-up is a 500 for that request, logged once; the process lives', async t => {
-  let mode: 'ok' | 'throw' | 'nan' | 'text' | 'infinite' | 'nothing' = 'ok'
+  let mode: 'ok' | 'throw' | 'nan' | 'text' | 'infinite' | 'nothing' | 'bigint' = 'ok'
   const now = () => {
     if (mode === 'throw') throw new Error('clock broke')
-    return ({ ok: BEFORE, nan: NaN, text: '2026' as unknown as number, infinite: Infinity, nothing: undefined as unknown as number, throw: 0 })[mode]
+    return ({ ok: BEFORE, nan: NaN, text: '2026' as unknown as number, infinite: Infinity, nothing: undefined as unknown as number, bigint: 10n as unknown as number, throw: 0 })[mode]
   }
   const lines: Array<{ level: number, msg: string, err: { message: string } }> = []
   const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
   await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true, policies, now })
   app.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
   app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, says('items'))
+  app.get('/other', { apiVersions: '3.0' }, says('other'))
   const current = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
   await current.register(apiVersioning, { problemDetails: true, policies, now, assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: 'lowest' })
   current.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
@@ -234,19 +235,29 @@ t.test('a clock that throws or gives no time after start-up is a 500 for that re
     ['a function selector offered the versions still in force', picked, '/a']
   ]
   for (const [label, server, url] of requests) {
-    for (const failure of ['throw', 'nan', 'text', 'infinite', 'nothing'] as const) {
+    for (const failure of ['throw', 'nan', 'text', 'infinite', 'nothing', 'bigint'] as const) {
       lines.length = 0
       mode = failure
       const res = await server.inject(url)
       t.equal(res.statusCode, 500, `${label}: ${failure}`)
       t.equal(res.headers['api-supported-versions'], undefined, `${label}: ${failure}: nothing reported`)
       t.equal(lines.length, 1, `${label}: ${failure}: logged once`)
-      t.match(lines[0]?.err.message, failure === 'throw' ? /the now option \(the clock of enforced sunsets\) threw: clock broke/ : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity|undefined), not a time in ms since the epoch/, `${label}: ${failure}`)
+      t.match(lines[0]?.err.message, failure === 'throw' ? /the now option \(the clock of enforced sunsets\) threw: clock broke/ : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity|undefined|10n), not a time in ms since the epoch/, `${label}: ${failure}`)
       t.equal(lines[0]?.level, 50)
       mode = 'ok'
       t.equal((await server.inject(url)).statusCode, url.includes('3.0') ? 400 : 200, `${label}: the next request is served`)
     }
   }
+  // The clock is read only for a version implemented where the request goes: elsewhere it is Unsupported.
+  for (const failure of ['throw', 'nan'] as const) {
+    lines.length = 0
+    mode = failure
+    const res = await app.inject('/other?api-version=1.0')
+    t.equal(res.json().code, 'UnsupportedApiVersion', failure)
+    t.equal(res.headers.sunset, undefined, '1.0 is not retired here: it never was here')
+    t.same(lines, [])
+  }
+  mode = 'ok'
 })
 
 t.test('a request reads the clock once: what is enforced and what is reported agree', async t => {
