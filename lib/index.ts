@@ -209,7 +209,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
     Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey } })
     const config = inPath ? pathReaders : readers
-    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && constraintsKey !== '') : null
+    const logServed = !options.logApiVersion ? null : declaration.kind === 'neutral' ? hooks.logServed(false, config) : hooks.logServed(constraintsKey !== '', null)
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(config), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)

@@ -102,22 +102,31 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   /**
-   * With `logApiVersion`, on versioned and neutral routes: a response that an earlier onRequest hook sent (a 401
-   * from authentication) still names the version the route serves in its "request completed" line.
+   * With `logApiVersion`, on versioned routes (`bound`: with other constraints, see `versioned`) and neutral ones
+   * (`neutralConfig`): a response that an earlier onRequest hook sent (a 401 from authentication) still names the
+   * version the route serves in its "request completed" line.
    */
-  function logServed (setsVersion: boolean): onSendHookHandler {
+  function logServed (bound: boolean, neutralConfig: ReaderConfig | null): onSendHookHandler {
     return function (request, reply, payload, done) {
-      const outcome = (request.raw as RawRequest)[kOutcome]
-      const served = outcome === undefined || outcome.logged ? null : setsVersion ? outcome.version : outcome.served
+      const raw = request.raw as RawRequest
+      // A neutral route reads the version in its own onRequest hook, which an earlier hook may have preempted.
+      const outcome = raw[kOutcome] ?? (neutralConfig === null ? undefined : neutralOutcome(raw, neutralConfig))
+      const served = outcome === undefined || outcome.logged ? null : bound ? outcome.version : outcome.served
       if (served !== null) logVersion(request, outcome as VersionOutcome, served)
       done(null, payload)
     }
   }
 
+  // A neutral route serves no version, or one that some route declares.
+  function neutralOutcome (raw: RawRequest, config: ReaderConfig): VersionOutcome {
+    const outcome = ctx.outcomeOf(raw, config)
+    outcome.served = outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+    return outcome
+  }
+
   function neutral (config: ReaderConfig): onRequestHookHandler {
     return function (request, reply, done) {
-      const outcome = ctx.outcomeOf(request.raw, config)
-      outcome.served = outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+      const outcome = neutralOutcome(request.raw, config)
       if (ctx.logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
     }

@@ -341,6 +341,7 @@ t.test('logApiVersion logs only a version a route served, also when an onRequest
   t.same(await completed('/h?api-version=1.0', { ...auth, host: 'h.example' }), [200, '1.0'])
   t.same(await completed('/h?api-version=1.0', { host: 'h.example' }), [401, '1.0'])
   t.same(await completed('/n?api-version=1.0'), [200, '1.0'])
+  t.same(await completed('/n?api-version=1.0', {}), [401, '1.0'], 'a neutral route too')
   for (const url of ['/a?api-version=9.0-' + 'a'.repeat(8000), '/a?api-version=2.0', '/a?api-version=x', '/a?api-version=1.0&api-version=2.0', '/a', '/a?api-version=0.9', '/v9.0/p', '/n?api-version=7.0']) {
     const [status, logged] = await completed(url)
     t.equal(logged, undefined, `${url.slice(0, 40)}: ${status}, nothing served, nothing logged`)
