@@ -96,17 +96,19 @@ function boolean (value: unknown, name: string): boolean {
 function names (value: unknown, name: string, pattern: RegExp): readonly string[] {
   if (value === undefined) return ['api-version']
   if (value === false) return []
-  const list = typeof value === 'string' ? [value] : value
-  if (!Array.isArray(list) || list.length === 0 || !list.every(item => typeof item === 'string' && pattern.test(item))) {
+  // Array.from makes the holes of a sparse array undefined, which `every` would skip.
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? Array.from(value as unknown[]) : null
+  if (list === null || list.length === 0 || !list.every(item => typeof item === 'string' && pattern.test(item))) {
     fail(`versionReader.${name} must be false, a name or a non-empty array of names (got ${JSON.stringify(value)})`)
   }
   // Not frozen: V8's optimized code reads a frozen array's elements through a generic call (~70 instructions
   // each), and the readers read these names on every versioned request.
-  return [...new Set(list.map(item => item.toLowerCase()))]
+  return [...new Set((list as string[]).map(item => item.toLowerCase()))]
 }
 
 /** Checks every option, naming the one that is wrong, and fills in the defaults; `warn` hears of options without effect. */
 export function resolveOptions (options: ApiVersioningOptions, warn: (message: string) => void): ResolvedOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail(`options must be an object (got ${messageOf(options)})`)
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)}`)
   }
@@ -142,8 +144,9 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     fail('versionReader must enable at least one of query, header, urlSegment and mediaType')
   }
 
-  const writers = options.problemWriters ?? []
-  if (!Array.isArray(writers) || !writers.every(w => typeof w?.canWrite === 'function' && typeof w.write === 'function')) {
+  const given = options.problemWriters ?? []
+  const writers: ProblemWriter[] = Array.isArray(given) ? Array.from(given) : []
+  if (!Array.isArray(given) || !writers.every(w => typeof w?.canWrite === 'function' && typeof w.write === 'function')) {
     fail('problemWriters must be an array of { canWrite(context), write(context) } objects')
   }
   const writerNames = writers.map((writer, i) => {

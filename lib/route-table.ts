@@ -113,16 +113,25 @@ function readVersions (value: unknown, name: string, label: string): ApiVersion[
   if (!Array.isArray(list) || list.length === 0) {
     throw new TypeError(`fastify-api-versioning: route ${label}: ${name} must be a version string or a non-empty array of them`)
   }
-  return list.map(text => {
+  // Array.from visits the holes of a sparse array (`['1.0', , '2.0']`), which map would skip.
+  return Array.from(list as unknown[], text => {
     const version = typeof text === 'string' ? ApiVersion.tryParse(text) : null
     if (version === null) {
-      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which is not a valid API version (expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')`)
+      const why = typeof text === 'string' ? "(expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')" : "(give it as text, e.g. '1.0')"
+      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${shown(text)}, which is not a valid API version ${why}`)
     }
     if (!isDeclarable(version)) {
       throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which cannot be sent in a header: ${DECLARABLE}`)
     }
     return version
   })
+}
+
+// A declared value as a start-up error shows it: an ApiVersion object is not its text, which would look valid.
+function shown (value: unknown): string {
+  if (value instanceof ApiVersion) return `the ApiVersion object ${value}`
+  if (typeof value === 'object' && value !== null) return 'an object'
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /**

@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
-import apiVersioning, { withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
+import apiVersioning, { ApiVersion, withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
 import { build, says } from './helpers.js'
 
 t.test('bad plugin options fail start-up, naming the option', async t => {
@@ -32,7 +32,15 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ problemWriters: [{ name: 7, canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got 7\)/],
     [{ problemWriters: [{ canWrite: () => true, write: () => {} }, { name: '', canWrite: () => true, write: () => {} }] }, /problemWriters\[1\]\.name must be a non-empty string \(got ""\)/],
     [{ problemWriters: [{ name: () => 'w', canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got function\)/],
-    [{ reportApiVersion: true }, /unknown option "reportApiVersion"/]
+    [{ reportApiVersion: true }, /unknown option "reportApiVersion"/],
+    ['x', /options must be an object \(got x\)/],
+    [[], /options must be an object/],
+    // eslint-disable-next-line no-sparse-arrays
+    [{ versionReader: { query: ['api-version', , 'v'] } }, /versionReader.query must be false, a name or a non-empty array of names \(got \["api-version",null,"v"\]\)/],
+    // eslint-disable-next-line no-sparse-arrays
+    [{ versionReader: { header: [, 'x-v'] } }, /versionReader.header must be false/],
+    // eslint-disable-next-line no-sparse-arrays
+    [{ problemWriters: [, { canWrite: () => true, write: () => {} }] }, /problemWriters must be an array of \{ canWrite\(context\), write\(context\) \} objects/]
   ]
   for (const [options, message] of cases) {
     const app = Fastify()
@@ -56,6 +64,10 @@ t.test('bad route declarations fail where the route is declared, naming it', asy
     [app => app.get('/a', { apiVersions: [] }, says('a')), /route GET \/a: apiVersions must be a version string or a non-empty array of them/],
     [app => app.get('/a', { apiVersions: 1 as unknown as string }, says('a')), /apiVersions must be a version string/],
     [app => app.get('/a', { apiVersions: [1] as unknown as string[] }, says('a')), /apiVersions has 1, which is not a valid API version/],
+    // eslint-disable-next-line no-sparse-arrays
+    [app => app.get('/a', { apiVersions: ['1.0', , '2.0'] as unknown as string[] }, says('a')), /route GET \/a: apiVersions has undefined, which is not a valid API version \(give it as text, e\.g\. '1\.0'\)/],
+    [app => app.get('/a', { deprecatedApiVersions: [ApiVersion.parse('3.0')] as unknown as string[] }, says('a')), /route GET \/a: deprecatedApiVersions has the ApiVersion object 3\.0, which is not a valid API version \(give it as text/],
+    [app => app.get('/a', { apiVersions: [{}] as unknown as string[] }, says('a')), /apiVersions has an object, which is not a valid API version/],
     [app => app.get('/a', { deprecatedApiVersions: ['x'] }, says('a')), /route GET \/a: deprecatedApiVersions has "x"/],
     [app => app.get('/a', { apiVersionNeutral: 'yes' as unknown as boolean }, says('a')), /route GET \/a: apiVersionNeutral must be true or false/],
     [app => app.get('/a', { constraints: { apiVersion: '1.0' } }, says('a')), /route GET \/a sets constraints.apiVersion, which the plugin owns; declare apiVersions instead/],
