@@ -4,6 +4,7 @@ import { messageOf, serverError } from './server-error.js'
 import { serializeProblem } from './problem-schema.js'
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8'
+const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
 
 export interface ProblemWriterContext {
   /** The problem to write. Version problems carry `type`, `title`, `status`, `detail` and `code`. */
@@ -63,7 +64,7 @@ interface Writers {
  * the stand-in reply in another.
  */
 export function createProblemWriting (app: readonly ProblemWriter[], names: readonly string[], own: readonly ProblemWriter[]): ProblemWriting {
-  const ownWriters: Writers = { list: own, names: own.map(writer => writer.name as string) }
+  const ownWriters: Writers = { list: own, names: own.map(writer => `the built-in ${writer.name as string} writer`) }
   const allWriters: Writers = { list: [...app, ...own], names: [...names, ...ownWriters.names] }
 
   function write (writers: Writers, context: ProblemWriterContext): void {
@@ -147,6 +148,11 @@ export function problemError (problem: unknown): string | null {
     const status = (problem as ProblemDocument).status
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       return `reply.problem() needs a problem whose status is an integer from 400 to 599 (got ${typeof status === 'bigint' ? String(status) + 'n' : JSON.stringify(status) ?? String(status)})`
+    }
+    // The schema's text members would otherwise be coerced silently: `detail: {}` sent as "[object Object]".
+    for (const member of TEXT_MEMBERS) {
+      const value = (problem as Record<string, unknown>)[member]
+      if (value !== undefined && typeof value !== 'string') return `reply.problem() needs ${member} to be a string when given (got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : typeof value})`
     }
     return null
   } catch (error) {

@@ -97,11 +97,16 @@ t.test('reply.problem() never throws: what it cannot read is a 500, logged', asy
   revoke()
   const hostile = new Proxy({ status: 400 }, { get () { throw new Error('trap') }, getPrototypeOf () { throw new Error('proto') } })
   const throwsLater = { status: 400, get title (): string { throw new Error('title') } }
+  const extension = { status: 400, get extra (): string { throw new Error('extra') } }
   const cases: Array<[string, unknown, RegExp]> = [
     ['getter', throwingStatus, /could not read the problem: no status for you/],
     ['revoked', revoked, /could not read the problem: .*revoked/],
     ['proxy', hostile, /could not read the problem: trap/],
-    ['member', throwsLater, /problemDetails failed to write a problem: title/]
+    ['member', throwsLater, /could not read the problem: title/],
+    ['extension', extension, /the built-in problemDetails writer failed to write a problem: extra/],
+    ['detail', { status: 400, detail: { a: 1 } }, /reply.problem\(\) needs detail to be a string when given \(got an object\)/],
+    ['type', { status: 400, type: 5 }, /needs type to be a string when given \(got number\)/],
+    ['code', { status: 400, code: ['x'] }, /needs code to be a string when given \(got an array\)/]
   ]
   for (const [name, given, message] of cases) {
     const { app: server, lines } = await app([])
