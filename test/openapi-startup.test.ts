@@ -51,6 +51,11 @@ t.test('registered before apiVersioning: a start-up error that says the order', 
   const app = Fastify()
   app.register(apiVersioningOpenApi)
   await t.rejects(async () => { await app.ready() }, /register apiVersioning \(from fastify-api-versioning\) first, then this plugin, then the routes/)
+
+  const aside = Fastify()
+  await aside.register(async api => { await api.register(apiVersioning) })
+  aside.register(apiVersioningOpenApi)
+  await t.rejects(async () => { await aside.ready() }, /apiVersioning must be where this plugin is, or above it \(at the root\), not inside another plugin/, 'apiVersioning in a plugin beside it')
 })
 
 t.test('registered twice: a start-up error', async t => {

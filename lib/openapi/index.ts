@@ -41,7 +41,7 @@ interface Served {
 async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOpenApiOptions): Promise<void> {
   const state = (fastify as unknown as Record<symbol, ApiVersioningState | undefined>)[kState]
   if (state === undefined) {
-    throw new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes')
+    throw new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes; apiVersioning must be where this plugin is, or above it (at the root), not inside another plugin')
   }
   if (fastify.hasDecorator('apiVersionDocuments')) {
     throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
