@@ -166,7 +166,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     retired: lifecycle.retired
   }))
 
-  const nearMisses = createNearMissWarnings(message => fastify.log.warn(message))
+  const nearMisses = createNearMissWarnings(message => fastify.log.warn(message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see prefixRoot).
@@ -185,8 +185,8 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (own !== undefined) {
       throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
     }
-    nearMisses(route, label)
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
+    nearMisses(route, label, declaration.kind === 'versioned')
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
     if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
       throw new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`)

@@ -8,11 +8,16 @@ const NEAR_MISSES: Record<string, string> = {
   versionNeutral: 'apiVersionNeutral'
 }
 const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
+// Route parameter names a versioned route may mean for the version in the path.
+const PARAMS = /:(api-?version|version|ver|v)(?=$|[/.\-(])/i
 
-/** Warns of near misses of the route options, once per path and option (a GET route's HEAD route has the same). */
-export function createNearMissWarnings (warn: (message: string) => void) {
+/**
+ * Warns of near misses of the route options, once per path and option (a GET route's HEAD route has the same),
+ * and of a versioned route whose path names the version otherwise than `segmentName` (null: not read there).
+ */
+export function createNearMissWarnings (warn: (message: string) => void, segmentName: string | null) {
   const warned = new Set<string>()
-  return function check (route: { url: string, config?: unknown }, label: string): void {
+  return function check (route: { url: string, config?: unknown }, label: string, versioned: boolean): void {
     const config = (route.config ?? {}) as Record<string, unknown>
     const once = (option: string, message: string): void => {
       if (warned.has(route.url + ' ' + option)) return
@@ -24,6 +29,12 @@ export function createNearMissWarnings (warn: (message: string) => void) {
     }
     for (const name of [...OURS, ...Object.keys(NEAR_MISSES)]) {
       if (name in config) once(`config.${name}`, `${NEAR_MISSES[name] ?? name} is a route option, beside config`)
+    }
+    const param = versioned ? PARAMS.exec(route.url) : null
+    if (param !== null && param[1] !== segmentName) {
+      once(`the path parameter :${param[1]}`, segmentName === null
+        ? 'the version is not read from the path (versionReader.urlSegment is false)'
+        : `the version in the path is read from :${segmentName} (versionReader.urlSegment), as in /v:${segmentName}/...`)
     }
   }
 }

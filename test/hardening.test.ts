@@ -298,15 +298,26 @@ t.test('the plugin says so when routes come before it or route options are missp
   app.get('/a', { apiVersion: '1.0' } as object, says('a'))
   app.get('/b', { config: { apiVersions: '1.0' } }, says('b'))
   app.get('/c', { deprecatedApiVersion: '1.0', config: { apiVersionNeutral: true } } as object, says('c'))
+  app.get('/v:version/d', { apiVersions: '1.0' }, says('d'))
+  app.get('/plain/:version', says('plain'))
+  app.get('/v:apiVersion/e', { apiVersions: '1.0' }, says('e'))
   await app.ready()
   t.match(lines.map(line => line.msg), [
     /routes were declared before the plugin was loaded \(\/early \(GET, HEAD\)\).*await app.register\(apiVersioning/,
     /route GET \/a has the option apiVersion, which is ignored; did you mean apiVersions\?/,
     /route GET \/b has config.apiVersions, which is ignored; apiVersions is a route option, beside config/,
     /route GET \/c has the option deprecatedApiVersion, which is ignored; did you mean deprecatedApiVersions\?/,
-    /route GET \/c has config.apiVersionNeutral, which is ignored/
+    /route GET \/c has config.apiVersionNeutral, which is ignored/,
+    /route GET \/v:version\/d has the path parameter :version, which is ignored; the version in the path is read from :apiVersion \(versionReader.urlSegment\), as in \/v:apiVersion\/\.\.\./
   ])
-  t.equal(lines.length, 5)
+  t.equal(lines.length, 6)
+
+  const off = logged()
+  const noPath = Fastify({ logger: { level: 'warn', stream: off.stream } })
+  await noPath.register(apiVersioning, { versionReader: { urlSegment: false } })
+  noPath.get('/v:apiVersion/x', { apiVersions: '1.0' }, says('x'))
+  await noPath.ready()
+  t.match(off.lines.map(line => line.msg), [/route GET \/v:apiVersion\/x has the path parameter :apiVersion, which is ignored; the version is not read from the path \(versionReader.urlSegment is false\)/])
 })
 
 t.test('@fastify/cors registered first is no route declared too early', async t => {
