@@ -33,6 +33,8 @@ if (!existsSync(executablePath)) {
 
     await page.goto(`${base}/docs/`)
     const picker = page.locator('.topbar select')
+    // The picker is filled once the page has fetched swagger-config.
+    await picker.locator('option').first().waitFor({ state: 'attached' })
     t.same(await picker.locator('option').allInnerTexts(), ['2.0', '1.0', '0.9 (deprecated)'], 'every version in the picker, newest first')
 
     // The operations of the version shown, once its document has replaced the previous one.
