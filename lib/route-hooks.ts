@@ -109,10 +109,11 @@ export function createRouteHooks (ctx: HookContext) {
   function logServed (bound: boolean, neutralConfig: ReaderConfig | null): onSendHookHandler {
     return function (request, reply, payload, done) {
       const raw = request.raw as RawRequest
-      // A neutral route reads the version in its own onRequest hook, which an earlier hook may have preempted.
-      const outcome = raw[kOutcome] ?? (neutralConfig === null ? undefined : neutralOutcome(raw, neutralConfig))
-      const served = outcome === undefined || outcome.logged ? null : bound ? outcome.version : outcome.served
-      if (served !== null) logVersion(request, outcome as VersionOutcome, served)
+      // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
+      // an earlier hook may have preempted.
+      const outcome = raw[kOutcome] ?? neutralOutcome(raw, neutralConfig as ReaderConfig)
+      const served = outcome.logged ? null : bound ? outcome.version : outcome.served
+      if (served !== null) logVersion(request, outcome, served)
       done(null, payload)
     }
   }

@@ -106,6 +106,7 @@ t.test('reply.problem() never throws: what it cannot read is a 500, logged', asy
     ['extension', extension, /the built-in problemDetails writer failed to write a problem: extra/],
     ['detail', { status: 400, detail: { a: 1 } }, /reply.problem\(\) needs detail to be a string when given \(got an object\)/],
     ['type', { status: 400, type: 5 }, /needs type to be a string when given \(got number\)/],
+    ['title', { status: 400, title: null }, /needs title to be a string when given \(got null\)/],
     ['code', { status: 400, code: ['x'] }, /needs code to be a string when given \(got an array\)/]
   ]
   for (const [name, given, message] of cases) {
