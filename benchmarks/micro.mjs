@@ -4,8 +4,8 @@ import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { report } from './measure.mjs'
 import { ApiVersion } from '../dist/esm/api-version.js'
-import { resolveMediaTypeOption } from '../dist/esm/media-type.js'
-import { readRequest } from '../dist/esm/readers.js'
+import { resolveMediaTypeOption } from '../dist/esm/request/media-type.js'
+import { readRequest } from '../dist/esm/request/readers.js'
 
 const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, findSegment: null }
 const media = { ...config, mediaType: resolveMediaTypeOption('v') }

@@ -1,10 +1,10 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
-import { DEFAULT_PROBLEM_TYPE_BASE } from './problems.js'
-import { resolveMediaTypeOption, type MediaTypeConfig } from './media-type.js'
-import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './policies.js'
-import { resolveSelector, type Selector, type SelectorFunction } from './selectors.js'
-import { messageOf } from './server-error.js'
-import type { ProblemWriter } from './writers.js'
+import { DEFAULT_PROBLEM_TYPE_BASE } from './problems/problems.js'
+import { resolveMediaTypeOption, type MediaTypeConfig } from './request/media-type.js'
+import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './lifecycle/policies.js'
+import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
+import { messageOf } from './problems/server-error.js'
+import type { ProblemWriter } from './problems/writers.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */

@@ -1,7 +1,7 @@
 import type { ApiVersion } from './api-version.js'
-import type { ErrorObjectsConfig } from './error-objects.js'
+import type { ErrorObjectsConfig } from './problems/error-objects.js'
 import type { ResolvedOptions } from './options.js'
-import type { PathEntry, RouteKind } from './route-table.js'
+import type { PathEntry, RouteKind } from './routing/route-table.js'
 
 /**
  * What `apiVersioning` knows that other entries (`fastify-api-versioning/openapi`) read: set on the instance,

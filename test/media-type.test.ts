@@ -1,7 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
-import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
-import { readMediaTypes, resolveMediaTypeOption, withMediaTypeVersion, type MediaTypeConfig } from '../lib/media-type.js'
+import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/request/outcome.js'
+import { readMediaTypes, resolveMediaTypeOption, withMediaTypeVersion, type MediaTypeConfig } from '../lib/request/media-type.js'
 
 const kinds = ['none', 'one', 'invalid', 'ambiguous']
 const TEMPLATE = 'application/vnd.acme.v{version}+json'

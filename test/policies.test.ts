@@ -1,7 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { ApiVersion } from '../lib/index.js'
-import { appendLink, quote, resolvePolicies, type VersionPolicy } from '../lib/policies.js'
+import { appendLink, quote, resolvePolicies, type VersionPolicy } from '../lib/lifecycle/policies.js'
 
 const URL_1 = 'https://example.com/api/deprecations#v1'
 const URL_2 = 'https://example.com/api/sunset#v1'

@@ -3,9 +3,9 @@ import fc from 'fast-check'
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { ApiVersion } from '../lib/api-version.js'
-import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/outcome.js'
-import { fromLatin1, isAscii } from '../lib/header-text.js'
-import { readRequest, type ReaderConfig } from '../lib/readers.js'
+import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/request/outcome.js'
+import { fromLatin1, isAscii } from '../lib/request/header-text.js'
+import { readRequest, type ReaderConfig } from '../lib/request/readers.js'
 
 const config: ReaderConfig = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
 

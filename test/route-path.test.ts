@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import { routePathKey, routerPathOptions, type RouterPathOptions } from '../lib/route-path.js'
+import { routePathKey, routerPathOptions, type RouterPathOptions } from '../lib/routing/route-path.js'
 
 const STRICT: RouterPathOptions = { caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false }
 

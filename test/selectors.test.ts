@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../lib/index.js'
-import { resolveSelector, selectAtStartup, selectOverTime, selectPerRequest, type SelectorContext, type SelectorFunction } from '../lib/selectors.js'
+import { resolveSelector, selectAtStartup, selectOverTime, selectPerRequest, type SelectorContext, type SelectorFunction } from '../lib/lifecycle/selectors.js'
 
 const v = (text: string) => ApiVersion.parse(text)
 const list = (...texts: string[]) => Object.freeze(texts.map(v))

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
-import { readClock } from '../clock.js'
+import { readClock } from '../lifecycle/clock.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'

@@ -1,6 +1,6 @@
 import type { ApiVersion } from '../api-version.js'
-import { withMediaTypeVersion, type MediaTypeConfig } from '../media-type.js'
-import type { PolicyLink, VersionPolicy } from '../policies.js'
+import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
+import type { PolicyLink, VersionPolicy } from '../lifecycle/policies.js'
 import type { OperationObject } from './parameters.js'
 
 type Info = { description?: string, [keyword: string]: unknown }

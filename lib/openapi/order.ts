@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { routesSoFar } from '../routes-so-far.js'
+import { routesSoFar } from '../routing/routes-so-far.js'
 
 // apiVersioning's hidden routes, one per versioned method and path.
 const HIDDEN = '"apiVersion":"(version problems)"'

@@ -1,5 +1,5 @@
 import type { ResolvedOptions } from '../options.js'
-import { ProblemDetailsSchema } from '../problem-schema.js'
+import { ProblemDetailsSchema } from '../problems/problem-schema.js'
 import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
 

@@ -1,6 +1,6 @@
 import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
-import type { PathEntry } from '../route-table.js'
+import type { PathEntry } from '../routing/route-table.js'
 import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
 import { describePolicy, isDeprecated, isRetired, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'

@@ -1,4 +1,4 @@
-import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
+import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 
 /** How a route takes part in versioning. */
 export type RouteKind = 'versioned' | 'neutral' | 'plain'

@@ -1,4 +1,4 @@
-import { messageOf, serverError } from './server-error.js'
+import { messageOf, serverError } from '../problems/server-error.js'
 
 /**
  * Reads the app's clock (the `now` option), which may be the user's: the time in ms, or, for a clock that throws

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
-import { ApiVersion } from './api-version.js'
-import type { NodeVersions, VersionLookup } from './constraint.js'
+import { ApiVersion } from '../api-version.js'
+import type { NodeVersions, VersionLookup } from '../routing/constraint.js'
 import { readClock } from './clock.js'
-import type { VersionOutcome } from './outcome.js'
+import type { VersionOutcome } from '../request/outcome.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 

@@ -2,7 +2,7 @@
  * Deprecation and sunset policies (option `policies`): checked once at start-up and turned into the exact header
  * values each version sends, so a response only looks them up.
  */
-import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
+import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 
 /** A link as given in a policy: a URL, or the URL with its RFC 8288 target attributes. */
 export type PolicyLinkOption = string | { href: string, title?: string, type?: string, hreflang?: string, media?: string }

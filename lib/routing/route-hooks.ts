@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
-import { ApiVersion } from './api-version.js'
-import { withMediaTypeVersion, type MediaTypeConfig } from './media-type.js'
-import { NONE, ONE, type VersionOutcome } from './outcome.js'
-import type { ApiVersionProblem } from './problems.js'
-import type { ReaderConfig } from './readers.js'
+import { ApiVersion } from '../api-version.js'
+import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
+import { NONE, ONE, type VersionOutcome } from '../request/outcome.js'
+import type { ApiVersionProblem } from '../problems/problems.js'
+import type { ReaderConfig } from '../request/readers.js'
 import type { PathEntry } from './route-table.js'
 
 /**

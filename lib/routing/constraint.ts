@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
-import { ApiVersion } from './api-version.js'
-import { NONE, type VersionOutcome } from './outcome.js'
+import { ApiVersion } from '../api-version.js'
+import { NONE, type VersionOutcome } from '../request/outcome.js'
 
 /** The router constraint the plugin owns. */
 export const STRATEGY = 'apiVersion'

@@ -4,7 +4,7 @@
  * only a function selector runs per request.
  */
 import type { IncomingMessage } from 'node:http'
-import { ApiVersion } from './api-version.js'
+import { ApiVersion } from '../api-version.js'
 
 export interface SelectorContext {
   /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */

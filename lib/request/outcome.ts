@@ -1,4 +1,4 @@
-import { ApiVersion } from './api-version.js'
+import { ApiVersion } from '../api-version.js'
 import { fromLatin1, isAscii } from './header-text.js'
 
 /** No version was given anywhere. */
