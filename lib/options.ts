@@ -186,3 +186,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     logApiVersion: boolean(options.logApiVersion, 'logApiVersion')
   })
 }
+
+/** True when the media type is the only reader: an unsupported version is then a media type (406, 415). */
+export function isMediaTypeOnly (options: ResolvedOptions): boolean {
+  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
+}

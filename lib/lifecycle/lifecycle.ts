@@ -1,20 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
+import type { ResolvedOptions } from '../options.js'
+import type { VersionOutcome } from '../request/outcome.js'
 import type { NodeVersions, VersionLookup } from '../routing/constraint.js'
 import { readClock } from './clock.js'
-import type { VersionOutcome } from '../request/outcome.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 
-export interface LifecycleOptions {
-  readonly policies: ReadonlyMap<string, VersionPolicy>
-  readonly selector: Selector
-  readonly defaultVersion: ApiVersion
-  readonly assumeDefaultVersionWhenUnspecified: boolean
-  readonly now: () => number
-  readonly log: FastifyBaseLogger
-}
+/** The options a version's life depends on. */
+export type LifecycleOptions = Pick<ResolvedOptions, 'policies' | 'apiVersionSelector' | 'defaultVersion' | 'assumeDefaultVersionWhenUnspecified' | 'now'>
 
 /** A version's life: which version a request without one gets, when a version retires, and its policy headers. */
 export interface Lifecycle {
@@ -33,8 +28,8 @@ export interface Lifecycle {
   retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
 }
 
-export function createLifecycle (options: LifecycleOptions): Lifecycle {
-  const { policies, selector, defaultVersion, now } = options
+export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogger): Lifecycle {
+  const { policies, apiVersionSelector: selector, defaultVersion, now } = options
   const enforced = new Map<string, number>()
   for (const [key, policy] of policies) if (policy.enforce) enforced.set(key, policy.sunsetAt as number)
   const retiresAt = (version: ApiVersion): number | null => enforced.get(version.key) ?? null
@@ -62,7 +57,7 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
     timeOf,
     policyHeaders: policies.size === 0
       ? null
-      : function (request, reply, payload, done) {
+      : function apiVersionPolicy (request, reply, payload, done) {
         // Whatever a hook of a plain-JS app assigned to apiVersion: only an ApiVersion has a policy.
         const version: unknown = request.apiVersion
         const policy = version instanceof ApiVersion ? policies.get(version.key) : undefined
@@ -86,7 +81,7 @@ export function createLifecycle (options: LifecycleOptions): Lifecycle {
           deprecated = Object.freeze(deprecated.filter(v => !retired(v, outcome)))
           if (outcome.error !== null) return null
         }
-        return selectPerRequest(selector, req, supported, deprecated, error => options.log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
+        return selectPerRequest(selector, req, supported, deprecated, error => log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
       }
     }
     // Resolved once per router node; with enforced sunsets, a pick per period.

@@ -1,4 +1,4 @@
-import type { ResolvedOptions } from '../options.js'
+import { isMediaTypeOnly, type ResolvedOptions } from '../options.js'
 import { ProblemDetailsSchema } from '../problems/problem-schema.js'
 import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
@@ -134,7 +134,7 @@ function errorsOf (declaration: CollectedRoute['declaration'], options: Resolved
   add(400, 'ambiguous')
   if (declaration.inPath) {
     add(404, 'unsupported')
-  } else if (mediaTypeOnly(options)) {
+  } else if (isMediaTypeOnly(options)) {
     // As the server answers when only media types carry versions: a type it cannot give, or cannot take.
     add(406, 'unsupported')
     if (hasBody) add(415, 'unsupported')
@@ -142,10 +142,6 @@ function errorsOf (declaration: CollectedRoute['declaration'], options: Resolved
     add(options.unsupportedApiVersionStatusCode, 'unsupported')
   }
   return errors
-}
-
-function mediaTypeOnly (options: ResolvedOptions): boolean {
-  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
 }
 
 function describe (kinds: Kind[]): string {

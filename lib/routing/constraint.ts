@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { NONE, type VersionOutcome } from '../request/outcome.js'
+import type { FindSegment } from '../request/request-reader.js'
 
 /** The router constraint the plugin owns. */
 export const STRATEGY = 'apiVersion'
@@ -109,5 +110,17 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
         }
       }
     }
+  }
+}
+
+/**
+ * Finds the path version of a request: the path version is a route parameter, so the router itself is asked
+ * which route the URL takes, as the hidden route (every versioned path has one), and its matching options and
+ * precedence apply unchanged. The host is passed as the router derives it, for hidden routes that carry a host
+ * constraint. Null when the version is not read from the path.
+ */
+export function createSegmentFinder (fastify: FastifyInstance, segmentName: string | null): FindSegment {
+  return function findSegment (method, url, host) {
+    return fastify.findRoute({ method, url, constraints: { [STRATEGY]: FALLBACK, host } })?.params[segmentName as string]
   }
 }

@@ -1,39 +1,29 @@
-import type { IncomingMessage } from 'node:http'
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
+import type { Lifecycle } from '../lifecycle/lifecycle.js'
+import type { ResolvedOptions } from '../options.js'
+import type { ProblemChoice } from '../problems/problem-choice.js'
+import type { ProblemWriting } from '../problems/problem-writing.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { NONE, ONE, type VersionOutcome } from '../request/outcome.js'
-import type { ApiVersionProblem } from '../problems/problems.js'
-import type { ReaderConfig } from '../request/readers.js'
+import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
 import type { PathEntry } from './route-table.js'
-
-/**
- * Where a request's outcome is kept: read once, by the router's constraint store or a route's first hook. A
- * registry symbol, as every key the package leaves on shared objects, so that its two builds agree.
- */
-export const kOutcome = Symbol.for('fastify-api-versioning.outcome')
-export type RawRequest = IncomingMessage & { [kOutcome]?: VersionOutcome }
 
 const SUPPORTED_HEADER = 'api-supported-versions'
 const DEPRECATED_HEADER = 'api-deprecated-versions'
 
-/** What the request-time hooks need, built once from the resolved options. */
-export interface HookContext {
-  readonly reportApiVersions: boolean
-  /** The `Vary` value for the version headers, or null when no header is read. */
-  readonly vary: string | null
+/** What the request-time hooks use, built once at start-up. */
+export interface HookParts {
+  readonly options: ResolvedOptions
   /** Every version some route declares: what version-neutral routes accept. */
   readonly declared: ReadonlySet<string>
-  /** The request's instant, read once a request (see Lifecycle.timeOf). */
-  timeOf (outcome: VersionOutcome): number
-  /** Adds `apiVersion` to the request's log bindings. */
-  readonly logApiVersion: boolean
-  /** Sends a retired version's Sunset and Link headers. */
-  retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
-  outcomeOf (raw: RawRequest, config: ReaderConfig): VersionOutcome
-  problemFor (outcome: VersionOutcome, raw: RawRequest): ApiVersionProblem
-  sendProblem (request: FastifyRequest, reply: FastifyReply, problem: ApiVersionProblem): void
+  readonly lifecycle: Pick<Lifecycle, 'timeOf' | 'retirementHeaders'>
+  readonly reader: RequestReader
+  readonly problemFor: ProblemChoice
+  readonly writing: ProblemWriting
 }
+
+export type RouteHooks = ReturnType<typeof createRouteHooks>
 
 /**
  * The hooks of versioned, version-neutral and hidden routes. The router's constraint store reads a request's
@@ -44,8 +34,11 @@ export interface HookContext {
  * `onRequest` hook (app-wide, plugins', the route's own), so rate limits, authentication and CORS apply to it,
  * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
-export function createRouteHooks (ctx: HookContext) {
-  const { vary, reportApiVersions } = ctx
+export function createRouteHooks (parts: HookParts) {
+  const { options, declared, reader, problemFor, writing } = parts
+  const { timeOf, retirementHeaders } = parts.lifecycle
+  const { reportApiVersions, logApiVersion } = options
+  const vary = varyOf(options.headerNames, options.mediaType !== null)
 
   // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
   // Asked with hasHeader: a getHeader('vary') here would make the getHeader('content-type') of Fastify's
@@ -63,12 +56,12 @@ export function createRouteHooks (ctx: HookContext) {
   function versionHeaders (path: PathEntry | null): onSendHookHandler | null {
     if (path === null || !reportApiVersions) {
       if (vary === null) return null
-      return function (request, reply, payload, done) {
+      return function apiVersionVary (request, reply, payload, done) {
         addVary(reply, vary)
         done(null, payload)
       }
     }
-    return function (request, reply, payload, done) {
+    return function apiVersionHeaders (request, reply, payload, done) {
       if (vary !== null) addVary(reply, vary)
       let reported = path.reported
       if (path.timed) {
@@ -76,7 +69,7 @@ export function createRouteHooks (ctx: HookContext) {
         // that failed (while routing, or here, which answers with its error).
         const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
         if (outcome.error !== null) return done(null, payload)
-        const time = ctx.timeOf(outcome)
+        const time = timeOf(outcome)
         if (outcome.error !== null) return done(outcome.error)
         reported = path.at(time)
       }
@@ -92,9 +85,9 @@ export function createRouteHooks (ctx: HookContext) {
    * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`),
    * for every later log line of the request; never the hidden route's, which serves no version.
    */
-  function versioned (config: ReaderConfig, setsVersion: boolean, logs: boolean): onRequestHookHandler {
-    return function (request, reply, done) {
-      const outcome = ctx.outcomeOf(request.raw, config)
+  function versioned (inPath: boolean, setsVersion: boolean, logs: boolean): onRequestHookHandler {
+    return function apiVersionRead (request, reply, done) {
+      const outcome = reader.outcomeOf(request.raw, inPath)
       if (setsVersion) outcome.served = outcome.version
       if (logs && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
@@ -103,15 +96,15 @@ export function createRouteHooks (ctx: HookContext) {
 
   /**
    * With `logApiVersion`, on versioned routes (`bound`: with other constraints, see `versioned`) and neutral ones
-   * (`neutralConfig`): a response that an earlier onRequest hook sent (a 401 from authentication) still names the
-   * version the route serves in its "request completed" line.
+   * (`inPath` tells where the latter read): a response that an earlier onRequest hook sent (a 401 from
+   * authentication) still names the version the route serves in its "request completed" line.
    */
-  function logServed (bound: boolean, neutralConfig: ReaderConfig | null): onSendHookHandler {
-    return function (request, reply, payload, done) {
+  function logServed (bound: boolean, inPath: boolean): onSendHookHandler {
+    return function apiVersionLog (request, reply, payload, done) {
       const raw = request.raw as RawRequest
       // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
       // an earlier hook may have preempted.
-      const outcome = raw[kOutcome] ?? neutralOutcome(raw, neutralConfig as ReaderConfig)
+      const outcome = raw[kOutcome] ?? neutralOutcome(raw, inPath)
       const served = outcome.logged ? null : bound ? outcome.version : outcome.served
       if (served !== null) logVersion(request, outcome, served)
       done(null, payload)
@@ -119,37 +112,37 @@ export function createRouteHooks (ctx: HookContext) {
   }
 
   // A neutral route serves no version, or one that some route declares.
-  function neutralOutcome (raw: RawRequest, config: ReaderConfig): VersionOutcome {
-    const outcome = ctx.outcomeOf(raw, config)
-    outcome.served = outcome.kind === ONE && ctx.declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+  function neutralOutcome (raw: RawRequest, inPath: boolean): VersionOutcome {
+    const outcome = reader.outcomeOf(raw, inPath)
+    outcome.served = outcome.kind === ONE && declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
     return outcome
   }
 
-  function neutral (config: ReaderConfig): onRequestHookHandler {
-    return function (request, reply, done) {
-      const outcome = neutralOutcome(request.raw, config)
-      if (ctx.logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
+  function neutral (inPath: boolean): onRequestHookHandler {
+    return function apiVersionNeutral (request, reply, done) {
+      const outcome = neutralOutcome(request.raw, inPath)
+      if (logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
     }
   }
 
   // A neutral route takes no version, or one that some route declares; anything else is a problem.
-  const neutralCheck: preParsingHookHandler = function (request, reply, payload, done) {
+  const neutralCheck: preParsingHookHandler = function apiVersionNeutralCheck (request, reply, payload, done) {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
-    ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
+    writing.write(problemFor(outcome, request.raw), request, reply)
   }
 
   // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers): a version
   // problem, or the error of a clock that failed while routing.
-  function answerProblem (request: FastifyRequest, reply: FastifyReply): void {
+  function apiVersionProblem (request: FastifyRequest, reply: FastifyReply): void {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
     if (outcome.error !== null) {
       reply.send(outcome.error)
       return
     }
-    ctx.retirementHeaders(reply, outcome)
-    ctx.sendProblem(request, reply, ctx.problemFor(outcome, request.raw))
+    retirementHeaders(reply, outcome)
+    writing.write(problemFor(outcome, request.raw), request, reply)
   }
 
   /**
@@ -158,7 +151,7 @@ export function createRouteHooks (ctx: HookContext) {
    * root takes both, and sends `/prefix/` to the not-found handler unless one of its routes takes it.
    */
   function prefixRoot (root: { slash: boolean }): onRequestHookHandler {
-    return function (request, reply, done) {
+    return function apiVersionPrefixRoot (request, reply, done) {
       const url = request.url
       const query = url.indexOf('?')
       const end = query === -1 ? url.length : query
@@ -172,7 +165,7 @@ export function createRouteHooks (ctx: HookContext) {
   // but never longer than the version's own form (`02.00` is `2.0`), unless a hook or handler assigned
   // request.apiVersion another version (or none, or, from plain JS, something else).
   function mediaTypeResponse (config: MediaTypeConfig): onSendHookHandler {
-    return function (request, reply, payload, done) {
+    return function apiVersionMediaType (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
       if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
@@ -184,7 +177,22 @@ export function createRouteHooks (ctx: HookContext) {
     }
   }
 
-  return { versionHeaders, versioned, logServed, neutral, neutralCheck, answerProblem, prefixRoot, mediaTypeResponse }
+  return {
+    versionHeaders,
+    versioned,
+    logServed,
+    neutral,
+    neutralCheck,
+    answerProblem: apiVersionProblem,
+    prefixRoot,
+    mediaTypeResponse: options.mediaType === null ? null : mediaTypeResponse(options.mediaType)
+  }
+}
+
+// What a versioned or neutral route answers depends on where versions are read: caches must know.
+function varyOf (headerNames: readonly string[], mediaType: boolean): string | null {
+  const names = mediaType ? [...headerNames, 'accept', 'content-type'] : headerNames
+  return names.length > 0 ? names.join(', ') : null
 }
 
 function shortest (spelled: string, version: ApiVersion): string {

@@ -29,3 +29,14 @@ export function routesSoFar (fastify: FastifyInstance): RouteSoFar[] {
   }
   return routes
 }
+
+/**
+ * Routes declared before the plugin are not seen, so not versioned: right for a route that declares no versions
+ * (a health or docs route), silently wrong for one that does, and Fastify keeps no route's options to tell.
+ */
+export function warnOfEarlyRoutes (fastify: FastifyInstance): void {
+  const early = routesSoFar(fastify).map(route => `${route.path} (${route.methods.join(', ')})`)
+  if (early.length > 0) {
+    fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}): the plugin does not see them, so they are unversioned, which is right for a route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\`. Register apiVersioning before the plugins that add routes (such as @fastify/under-pressure) and this warning goes`)
+  }
+}

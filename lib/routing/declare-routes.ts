@@ -1,0 +1,131 @@
+import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify'
+import type { Lifecycle } from '../lifecycle/lifecycle.js'
+import type { ResolvedOptions } from '../options.js'
+import { kDeclaration } from '../state.js'
+import { DEPRECATED, IN_PATH, kBound, STRATEGY } from './constraint.js'
+import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
+import { append, prepend } from './hook-lists.js'
+import { createNearMissWarnings } from './near-misses.js'
+import type { RouteHooks } from './route-hooks.js'
+import { constraintKey, hasParam, routePathKey, type RouterPathOptions } from './route-path.js'
+import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
+import { allowVersionNames } from './version-schemas.js'
+import { declarationSource, versionSetOf } from './version-sets.js'
+
+export interface DeclaringParts {
+  readonly options: ResolvedOptions
+  readonly table: RouteTable
+  readonly hooks: RouteHooks
+  readonly lifecycle: Pick<Lifecycle, 'policyHeaders' | 'retiresAt'>
+  readonly router: RouterPathOptions
+  readonly log: FastifyBaseLogger
+}
+
+/** The onRoute and onReady hooks that turn each route's declaration into routes of the router. */
+export interface RouteDeclaring {
+  onRoute (this: FastifyInstance, route: DeclaredRoute): void
+  onReady (done: (error?: Error) => void): void
+}
+
+/**
+ * Each route that declares versions is checked, gets the version constraint (its versions as text), the hooks of
+ * its kind, a schema that lets the version through, and, on each method and path and set of other constraints, a
+ * hidden route that answers what no version route takes. Routes are checked against one another in the table, and
+ * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
+ */
+export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log }: DeclaringParts): RouteDeclaring {
+  const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
+  // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
+  const lateSchemas: Array<() => void> = []
+  // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
+  const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
+
+  function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    const pathKey = routePathKey(route.url, router)
+    const { [STRATEGY]: own, ...others } = route.constraints ?? {}
+    const constraintsKey = constraintKey(others)
+    if (isHiddenRoute(route)) {
+      for (const method of methods) table.addFallback(method, pathKey, constraintsKey)
+      return
+    }
+    const label = `${methods.join(',')} ${route.url}`
+    if (own !== undefined) {
+      throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
+    }
+    const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
+    nearMisses(route, label, declaration.kind === 'versioned')
+    // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
+    if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
+      throw new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`)
+    }
+    if (declaration.kind !== 'plain') {
+      // A route the router has and the table has not was declared before the plugin: a versioned route would
+      // take all its requests.
+      for (const method of methods) {
+        if (table.entry(method, pathKey).kind === null && this.hasRoute({ method, url: route.url, constraints: others })) {
+          throw new Error(`fastify-api-versioning: route ${method} ${route.url} is ${declaration.kind === 'neutral' ? 'version-neutral' : 'versioned'}, but a ${method} ${route.url} route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after \`await app.register(apiVersioning, ...)\`, with its versions`)
+        }
+      }
+    }
+    const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
+    if (declaration.kind === 'plain') return
+
+    const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
+    route.schema = allowed.schema
+    if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
+    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey } })
+    const bound = constraintsKey !== ''
+    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && bound, inPath) : null
+    if (declaration.kind === 'neutral') {
+      route.onRequest = prepend(hooks.neutral(inPath), route.onRequest)
+      route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
+      route.onSend = append(append(route.onSend, hooks.versionHeaders(null)), logServed)
+      return
+    }
+    // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
+    // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
+    const hook = bound || options.logApiVersion ? hooks.versioned(inPath, bound, options.logApiVersion) : null
+    const hiddenHook = bound ? hooks.versioned(inPath, true, false) : null
+    const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
+    const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
+    route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
+    const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
+    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse), logServed)
+    const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
+    if (inPath) versions.push(IN_PATH)
+    if (bound) Object.defineProperty(versions, kBound, { value: true })
+    route.constraints = { ...others, [STRATEGY]: versions }
+    const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
+    for (let i = 0; i < methods.length; i++) {
+      const rootOfPrefix = atPrefixRoot && methods[i] !== 'HEAD'
+      let onRequest: onRequestHookHandler | onRequestHookHandler[] | undefined = hiddenOnRequest as onRequestHookHandler[] | undefined
+      if (rootOfPrefix) {
+        let root = roots.get(variants[i])
+        if (root === undefined) roots.set(variants[i], root = { slash: false, routes: [] })
+        root.routes.push(route)
+        if (!variants[i].hasFallback) onRequest = prepend(hooks.prefixRoot(root), onRequest)
+      }
+      if (variants[i].hasFallback) continue
+      this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: headers as onSendHookHandler | null, answer: hooks.answerProblem }))
+    }
+  }
+
+  function apiVersioningReady (done: (error?: Error) => void): void {
+    try {
+      for (const check of lateSchemas) check()
+    } catch (error) {
+      return done(error as Error)
+    }
+    table.seal(lifecycle.retiresAt)
+    for (const policy of options.policies.values()) {
+      if (!table.declared.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
+    }
+    if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)
+    for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
+    done()
+  }
+
+  return { onRoute: apiVersioningRoute, onReady: apiVersioningReady }
+}
