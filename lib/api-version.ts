@@ -1,3 +1,5 @@
+import { coded } from './errors.js'
+
 /**
  * An immutable API version: `[yyyy-MM-dd][.major[.minor]][-status]`, parsed and compared as ASP.NET API
  * Versioning does (see README, "Version grammar").
@@ -48,9 +50,9 @@ export class ApiVersion {
     if (typeof result !== 'number') return result
     const shown = JSON.stringify(String(text).length > 64 ? String(text).slice(0, 64) + '…' : String(text))
     switch (result) {
-      case BAD_GROUP: throw new Error(`The API version ${shown} is invalid: its group ${JSON.stringify(String(text).slice(0, 10))} is not a calendar date (yyyy-MM-dd).`)
-      case BAD_STATUS: throw new Error(`The API version ${shown} is invalid: its status must start with a letter and contain only letters, digits and inner dots.`)
-      default: throw new Error(`The API version ${shown} is invalid: expected [yyyy-MM-dd][.major[.minor]][-status], for example 1.0, 2 or 2023-06-01.`)
+      case BAD_GROUP: throw coded(new Error(`The API version ${shown} is invalid: its group ${JSON.stringify(String(text).slice(0, 10))} is not a calendar date (yyyy-MM-dd).`), 'FST_API_VERSIONING_INVALID_VERSION')
+      case BAD_STATUS: throw coded(new Error(`The API version ${shown} is invalid: its status must start with a letter and contain only letters, digits and inner dots.`), 'FST_API_VERSIONING_INVALID_VERSION')
+      default: throw coded(new Error(`The API version ${shown} is invalid: expected [yyyy-MM-dd][.major[.minor]][-status], for example 1.0, 2 or 2023-06-01.`), 'FST_API_VERSIONING_INVALID_VERSION')
     }
   }
 

@@ -20,8 +20,10 @@ import { routerPathOptions } from './routing/route-path.js'
 import { RouteTable } from './routing/route-table.js'
 import { warnOfEarlyRoutes } from './routing/routes-so-far.js'
 import { kState } from './state.js'
+import { coded } from './errors.js'
 
 export { ApiVersion } from './api-version.js'
+export type { ApiVersioningErrorCode } from './errors.js'
 export { errorObjects, type ErrorObject, type ErrorObjectsOptions } from './problems/error-objects.js'
 export type { ApiVersioningOptions, VersionReaderOptions } from './options.js'
 export type { DeprecationPolicyOption, PolicyLinkOption, SunsetPolicyOption, VersionPolicyOption } from './lifecycle/policies.js'
@@ -69,7 +71,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     return done(error as Error)
   }
   if (fastify.hasConstraintStrategy(STRATEGY)) {
-    return done(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'))
+    return done(coded(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'), 'FST_API_VERSIONING_REGISTERED_TWICE'))
   }
   warnOfEarlyRoutes(fastify)
 

@@ -5,6 +5,7 @@ import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from '.
 import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
 import { messageOf } from './problems/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
+import { coded } from './errors.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */
@@ -84,7 +85,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const PARAM = /^[A-Za-z_$][\w$]*$/
 
 function fail (message: string): never {
-  throw new TypeError('fastify-api-versioning: ' + message)
+  throw coded(new TypeError('fastify-api-versioning: ' + message), 'FST_API_VERSIONING_INVALID_OPTION')
 }
 
 function boolean (value: unknown, name: string): boolean {

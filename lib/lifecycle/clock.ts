@@ -9,9 +9,9 @@ export function readClock (now: () => number, prefix: string): number | Error {
   try {
     time = now()
   } catch (error) {
-    return serverError(`${prefix}: the now option (the clock of enforced sunsets) threw`, error)
+    return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of enforced sunsets) threw`, error)
   }
   if (typeof time === 'number' && Number.isFinite(time)) return time
   const shown = typeof time === 'string' ? JSON.stringify(time.slice(0, 64)) : typeof time === 'bigint' ? `${time}n` : messageOf(time)
-  return serverError(`${prefix}: the now option (the clock of enforced sunsets) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
+  return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of enforced sunsets) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
 }

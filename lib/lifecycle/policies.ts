@@ -3,6 +3,7 @@
  * values each version sends, so a response only looks them up.
  */
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
+import { coded } from '../errors.js'
 
 /** A link as given in a policy: a URL, or the URL with its RFC 8288 target attributes. */
 export type PolicyLinkOption = string | { href: string, title?: string, type?: string, hreflang?: string, media?: string }
@@ -71,7 +72,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 const LINK_KEYS = new Set(['href', 'title', 'type', 'hreflang', 'media'])
 
 function fail (path: string, message: string): never {
-  throw new TypeError(`fastify-api-versioning: ${path} ${message}`)
+  throw coded(new TypeError(`fastify-api-versioning: ${path} ${message}`), 'FST_API_VERSIONING_INVALID_OPTION')
 }
 
 function show (value: unknown): string {

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../api-version.js'
+import { coded } from '../errors.js'
 
 export interface SelectorContext {
   /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */
@@ -29,7 +30,7 @@ export function resolveSelector (value: unknown): Selector {
   if (value === undefined) return 'default'
   if (value === 'default' || value === 'current' || value === 'lowest' || typeof value === 'function') return value as Selector
   const shown = typeof value === 'string' ? JSON.stringify(value.length > 64 ? value.slice(0, 64) + '…' : value) : value === null ? 'null' : typeof value
-  throw new TypeError(`fastify-api-versioning: apiVersionSelector must be 'default', 'current', 'lowest' or a function ({ request, supported, deprecated }) => version (got ${shown})`)
+  throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector must be 'default', 'current', 'lowest' or a function ({ request, supported, deprecated }) => version (got ${shown})`), 'FST_API_VERSIONING_INVALID_OPTION')
 }
 
 /**
@@ -102,7 +103,7 @@ export function selectPerRequest (
   try {
     version = toVersion(fn({ request, supported: frozen(supported), deprecated: frozen(deprecated) }))
   } catch (error) {
-    onError?.(error instanceof Error ? error : new Error(`fastify-api-versioning: apiVersionSelector threw ${describe(error)}`))
+    onError?.(error instanceof Error ? error : coded(new Error(`fastify-api-versioning: apiVersionSelector threw ${describe(error)}`), 'FST_API_VERSIONING_SELECTOR_FAILED'))
     return null
   }
   for (const implemented of supported) if (implemented.key === version.key) return implemented
@@ -119,17 +120,17 @@ function toVersion (value: unknown): ApiVersion {
   if (value instanceof ApiVersion) return value
   if (typeof value === 'string') {
     const version = ApiVersion.tryParse(value)
-    if (version === null) throw new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`)
+    if (version === null) throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`), 'FST_API_VERSIONING_SELECTOR_FAILED')
     return version
   }
   if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
     // An async selector's rejection would otherwise go unhandled, which ends the process.
     Promise.resolve(value).catch(() => {})
-    throw new TypeError('fastify-api-versioning: apiVersionSelector returned a promise; it must return a version synchronously')
+    throw coded(new TypeError('fastify-api-versioning: apiVersionSelector returned a promise; it must return a version synchronously'), 'FST_API_VERSIONING_SELECTOR_FAILED')
   }
   // An object shaped like an ApiVersion without its brand (a copy of the package older than the brand) parses by its text.
   const version = typeof (value as { key?: unknown } | null)?.key === 'string' ? ApiVersion.tryParse(String(value)) : null
-  if (version === null) throw new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`)
+  if (version === null) throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`), 'FST_API_VERSIONING_SELECTOR_FAILED')
   return version
 }
 

@@ -11,6 +11,7 @@ import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
 import { toYaml } from './yaml.js'
+import { coded } from '../errors.js'
 
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
 export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
@@ -41,10 +42,10 @@ interface Served {
 async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOpenApiOptions): Promise<void> {
   const state = (fastify as unknown as Record<symbol, ApiVersioningState | undefined>)[kState]
   if (state === undefined) {
-    throw new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes; apiVersioning must be where this plugin is, or above it (at the root), not inside another plugin')
+    throw coded(new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes; apiVersioning must be where this plugin is, or above it (at the root), not inside another plugin'), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
   if (fastify.hasDecorator('apiVersionDocuments')) {
-    throw new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning')
+    throw coded(new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning'), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
   const { options: versioning, paths, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
@@ -77,7 +78,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   let combined: OpenApiDocument | null = null
   let served: Served | null = null
   function serve (): Served {
-    if (combined === null) throw new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())')
+    if (combined === null) throw coded(new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())'), 'FST_API_VERSIONING_NOT_READY')
     const time = clock()
     const period = periodAt(instants, time)
     if (served?.period === period) return served

@@ -1,6 +1,7 @@
 import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from './split.js'
+import { coded } from '../errors.js'
 
 /** Hooks that guard routes, as a route's own `onRequest` and `preHandler` options: a function or an array. */
 export interface GuardHooks {
@@ -66,7 +67,7 @@ const PREFIX = /^(\/[\w.~!$&'()+,;=@%-]+)+$/
 const OPENAPI_VERSION = /^3\.[01]\.\d+$/
 
 function fail (message: string): never {
-  throw new TypeError('fastify-api-versioning/openapi: ' + message)
+  throw coded(new TypeError('fastify-api-versioning/openapi: ' + message), 'FST_API_VERSIONING_OPENAPI_OPTION')
 }
 
 function isObject (value: unknown): value is Record<string, unknown> {

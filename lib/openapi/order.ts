@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { routesSoFar } from '../routing/routes-so-far.js'
+import { coded } from '../errors.js'
 
 // apiVersioning's hidden routes, one per versioned method and path.
 const HIDDEN = '"apiVersion":"(version problems)"'
@@ -15,7 +16,7 @@ export function checkOrder (fastify: FastifyInstance): void {
   // One name per method and path, whatever other constraints (a host) split it.
   const names = [...new Set(missed.map(route => route.name))].join(', ')
   if (missed.some(route => route.versioned)) {
-    throw new Error(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names}; register it right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes`)
+    throw coded(new Error(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names}; register it right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes`), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
   fastify.log.warn(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names}; declare the routes to document after it (hidden routes, such as another docs page, are fine where they are)`)
 }

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { trustWriter, type ProblemWriter } from './writers.js'
+import { coded } from '../errors.js'
 
 export interface ErrorObjectsOptions {
   /** Also write every other error response of the app (thrown errors, 404s) as an error object. Default false. */
@@ -32,7 +33,7 @@ export interface ErrorObjectsConfig {
 function errorObjectsPlugin (fastify: FastifyInstance, options: ErrorObjectsOptions, done: (err?: Error) => void): void {
   const allErrors = options.allErrors ?? false
   if (typeof allErrors !== 'boolean') {
-    return done(new TypeError('fastify-api-versioning errorObjects: allErrors must be a boolean'))
+    return done(coded(new TypeError('fastify-api-versioning errorObjects: allErrors must be a boolean'), 'FST_API_VERSIONING_INVALID_OPTION'))
   }
   if (kApiVersioning in fastify) {
     fastify.log.warn('fastify-api-versioning: errorObjects was registered after apiVersioning, so it is not selected; register it before apiVersioning')

@@ -5,6 +5,7 @@ import { createErrorObjectWriter, type ErrorObjectsConfig } from './error-object
 import type { ProblemDocument, ProblemSet } from './problems.js'
 import { messageOf, serverError } from './server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
+import { coded } from '../errors.js'
 
 const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
 
@@ -57,7 +58,7 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
   function checked (writers: Writers, reply: FastifyReply, problem: unknown): void {
     const error = problemError(problem)
     if (error === null) write(writers, { problem: problem as ProblemDocument, request: reply.request, reply })
-    else reply.code(500).send(new TypeError(`fastify-api-versioning: ${error}`))
+    else reply.code(500).send(coded(new TypeError(`fastify-api-versioning: ${error}`), 'FST_API_VERSIONING_INVALID_PROBLEM'))
   }
 
   /**
@@ -111,7 +112,7 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
  * way, so that one failure is one log line.
  */
 function failed (reply: FastifyReply, name: string, thrown: unknown, answer = true): void {
-  const error = serverError(`fastify-api-versioning: ${name} failed to write a problem`, thrown)
+  const error = serverError('FST_API_VERSIONING_WRITER_FAILED', `fastify-api-versioning: ${name} failed to write a problem`, thrown)
   if (answer && !reply.sent) reply.send(error)
   else reply.log.error({ err: error }, error.message)
 }

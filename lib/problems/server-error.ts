@@ -1,13 +1,15 @@
+import type { ApiVersioningErrorCode } from '../errors.js'
+
 /**
  * An error of the server that the app's code caused (a writer, the clock): `message` says what failed; what was
  * thrown goes with it as its cause when it is an error, whose message and stack loggers show after ours (pino
  * does), else as text in the message. Its status is 500 whatever the reply's status was when it failed.
  */
-export function serverError (message: string, thrown: unknown = NOTHING): Error & { statusCode: 500 } {
+export function serverError (code: ApiVersioningErrorCode, message: string, thrown: unknown = NOTHING): Error & { statusCode: 500, code: ApiVersioningErrorCode } {
   const error = thrown === NOTHING
     ? new Error(message)
     : isErrorLike(thrown) ? new Error(message, { cause: thrown }) : new Error(`${message}: ${messageOf(thrown)}`)
-  return Object.assign(error, { statusCode: 500 as const })
+  return Object.assign(error, { statusCode: 500 as const, code })
 }
 
 const NOTHING = Symbol('nothing thrown')

@@ -1,4 +1,5 @@
 import type { VersionOutcome } from './outcome.js'
+import { coded } from '../errors.js'
 
 /** Where media types carry a version; built once from `versionReader.mediaType` by `resolveMediaTypeOption`. */
 export interface MediaTypeConfig {
@@ -37,7 +38,7 @@ function show (value: unknown): string {
 }
 
 function fail (message: string, value: unknown): never {
-  throw new TypeError(`${PREFIX}${message} (got ${show(value)})`)
+  throw coded(new TypeError(`${PREFIX}${message} (got ${show(value)})`), 'FST_API_VERSIONING_INVALID_OPTION')
 }
 
 function names (value: unknown, where: string): string[] {

@@ -11,6 +11,7 @@ import { constraintKey, hasParam, routePathKey, type RouterPathOptions } from '.
 import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
+import { coded } from '../errors.js'
 
 export interface DeclaringParts {
   readonly options: ResolvedOptions
@@ -51,20 +52,20 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
     const label = `${methods.join(',')} ${route.url}`
     if (own !== undefined) {
-      throw new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`)
+      throw coded(new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
     }
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
     nearMisses(route, label, declaration.kind === 'versioned')
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
     if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
-      throw new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`)
+      throw coded(new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
     }
     if (declaration.kind !== 'plain') {
       // A route the router has and the table has not was declared before the plugin: a versioned route would
       // take all its requests.
       for (const method of methods) {
         if (table.entry(method, pathKey).kind === null && this.hasRoute({ method, url: route.url, constraints: others })) {
-          throw new Error(`fastify-api-versioning: route ${method} ${route.url} is ${declaration.kind === 'neutral' ? 'version-neutral' : 'versioned'}, but a ${method} ${route.url} route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after \`await app.register(apiVersioning, ...)\`, with its versions`)
+          throw coded(new Error(`fastify-api-versioning: route ${method} ${route.url} is ${declaration.kind === 'neutral' ? 'version-neutral' : 'versioned'}, but a ${method} ${route.url} route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after \`await app.register(apiVersioning, ...)\`, with its versions`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
         }
       }
     }

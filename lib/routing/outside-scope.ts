@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { declarationSource, versionSetOf } from './version-sets.js'
+import { coded } from '../errors.js'
 
 const OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral'] as const
 
@@ -21,7 +22,7 @@ export function guardOutsideScope (fastify: FastifyInstance): void {
     const option = OPTIONS.find(name => name === 'apiVersionNeutral' ? source[name] === true : source[name] !== undefined)
     if (option === undefined) return
     const methods = Array.isArray(route.method) ? route.method.join(',') : route.method
-    throw new Error(`fastify-api-versioning: route ${methods} ${route.url} declares ${option}, but apiVersioning is registered inside a plugin and does not see it, so it would be unversioned; register apiVersioning at the root (await app.register(apiVersioning, ...) on the app itself), before the routes`)
+    throw coded(new Error(`fastify-api-versioning: route ${methods} ${route.url} declares ${option}, but apiVersioning is registered inside a plugin and does not see it, so it would be unversioned; register apiVersioning at the root (await app.register(apiVersioning, ...) on the app itself), before the routes`), 'FST_API_VERSIONING_OUTSIDE_SCOPE')
   })
 }
 

@@ -1,4 +1,5 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
+import { coded } from '../errors.js'
 
 /** How a route takes part in versioning. */
 export type RouteKind = 'versioned' | 'neutral' | 'plain'
@@ -88,20 +89,20 @@ export function formatVersions (versions: ApiVersion[]): string | null {
 export function readDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
   const { apiVersions, deprecatedApiVersions, apiVersionNeutral } = options
   if (apiVersionNeutral !== undefined && typeof apiVersionNeutral !== 'boolean') {
-    throw new TypeError(`fastify-api-versioning: route ${label}: apiVersionNeutral must be true or false`)
+    throw coded(new TypeError(`fastify-api-versioning: route ${label}: apiVersionNeutral must be true or false`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   const supported = readVersions(apiVersions, 'apiVersions', label)
   const deprecated = readVersions(deprecatedApiVersions, 'deprecatedApiVersions', label)
   const versioned = supported.length + deprecated.length > 0
   if (apiVersionNeutral === true) {
     if (versioned) {
-      throw new Error(`fastify-api-versioning: route ${label} is version-neutral, so it cannot also declare apiVersions or deprecatedApiVersions`)
+      throw coded(new Error(`fastify-api-versioning: route ${label} is version-neutral, so it cannot also declare apiVersions or deprecatedApiVersions`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     }
     return { kind: 'neutral', supported, deprecated }
   }
   const seen = new Set<string>()
   for (const v of [...supported, ...deprecated]) {
-    if (seen.has(v.key)) throw new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice`)
+    if (seen.has(v.key)) throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     seen.add(v.key)
   }
   return { kind: versioned ? 'versioned' : 'plain', supported, deprecated }
@@ -111,17 +112,17 @@ function readVersions (value: unknown, name: string, label: string): ApiVersion[
   if (value === undefined) return []
   const list = typeof value === 'string' ? [value] : value
   if (!Array.isArray(list) || list.length === 0) {
-    throw new TypeError(`fastify-api-versioning: route ${label}: ${name} must be a version string or a non-empty array of them`)
+    throw coded(new TypeError(`fastify-api-versioning: route ${label}: ${name} must be a version string or a non-empty array of them`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   // Array.from visits the holes of a sparse array (`['1.0', , '2.0']`), which map would skip.
   return Array.from(list as unknown[], text => {
     const version = typeof text === 'string' ? ApiVersion.tryParse(text) : null
     if (version === null) {
       const why = typeof text === 'string' ? "(expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')" : "(give it as text, e.g. '1.0')"
-      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${shown(text)}, which is not a valid API version ${why}`)
+      throw coded(new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${shown(text)}, which is not a valid API version ${why}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     }
     if (!isDeclarable(version)) {
-      throw new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which cannot be sent in a header: ${DECLARABLE}`)
+      throw coded(new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${JSON.stringify(text)}, which cannot be sent in a header: ${DECLARABLE}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     }
     return version
   })
@@ -173,7 +174,7 @@ export class RouteTable {
   add (method: string, pathKey: string, constraintsKey: string, declaration: RouteDeclaration, label: string): ConstraintVariant {
     const entry = this.entry(method, pathKey)
     if (entry.kind !== null && entry.kind !== declaration.kind) {
-      throw new Error(`fastify-api-versioning: route ${label} is ${describe(declaration.kind)}, but another ${label} route is ${describe(entry.kind)}; one method and path cannot mix them`)
+      throw coded(new Error(`fastify-api-versioning: route ${label} is ${describe(declaration.kind)}, but another ${label} route is ${describe(entry.kind)}; one method and path cannot mix them`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
     }
     entry.kind = declaration.kind
     const variant = this.variant(entry, constraintsKey)
@@ -181,12 +182,12 @@ export class RouteTable {
       // The route itself, and the hidden route it brings when it is the first of its constraints here.
       entry.handlers++
       if (entry.handlers + (variant.hasFallback ? 0 : 1) > MAX_HANDLERS) {
-        throw new Error(`fastify-api-versioning: route ${label} is one route too many: the router takes at most ${MAX_HANDLERS} routes on one method and path, the plugin's hidden route included; list several versions on one route instead, e.g. apiVersions: ['1.0', '1.1']`)
+        throw coded(new Error(`fastify-api-versioning: route ${label} is one route too many: the router takes at most ${MAX_HANDLERS} routes on one method and path, the plugin's hidden route included; list several versions on one route instead, e.g. apiVersions: ['1.0', '1.1']`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
       }
     }
     for (const v of [...declaration.supported, ...declaration.deprecated]) {
       if (variant.versions.has(v.key)) {
-        throw new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`)
+        throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
       }
       variant.versions.add(v.key)
       this.declared.add(v.key)

@@ -1,4 +1,5 @@
 import type { FastifySchema } from 'fastify'
+import { coded } from '../errors.js'
 
 type Schema = Record<string, unknown>
 
@@ -78,7 +79,7 @@ function checkLate (late: readonly string[], walk: Walk, part: string, label: st
     const target = follow(ref, '', walk)
     if (target === null || !needs(target.schema, target.base, walk)) continue
     const listed = walk.names.map(name => `'${name}'`).join(' and ')
-    throw new Error(`fastify-api-versioning: route ${label}: its ${part} schema ${ref} forbids names it does not list, and was added after the route, so the plugin could not add the version names to it; add the schema before the route (app.addSchema), or add ${listed} to its properties, e.g. '${walk.names[0]}': { type: 'string' }`)
+    throw coded(new Error(`fastify-api-versioning: route ${label}: its ${part} schema ${ref} forbids names it does not list, and was added after the route, so the plugin could not add the version names to it; add the schema before the route (app.addSchema), or add ${listed} to its properties, e.g. '${walk.names[0]}': { type: 'string' }`), 'FST_API_VERSIONING_LATE_SCHEMA')
   }
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions } from 'fastify'
 import { readDeclaration } from './route-table.js'
+import { coded } from '../errors.js'
 
 /** The versions that the routes of a group take unless they declare their own. */
 export interface ApiVersionSet {
@@ -36,15 +37,15 @@ export function withApiVersions<Options extends FastifyPluginOptions = Record<ne
   plugin: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> | { default: FastifyPluginAsync<Options> | FastifyPluginCallback<Options> }
 ): FastifyPluginCallback<Options> | FastifyPluginAsync<Options> {
   if (typeof set !== 'object' || set === null || Array.isArray(set)) {
-    throw new TypeError('fastify-api-versioning: withApiVersions needs a set such as { apiVersions: [\'1.0\', \'2.0\'] }')
+    throw coded(new TypeError('fastify-api-versioning: withApiVersions needs a set such as { apiVersions: [\'1.0\', \'2.0\'] }'), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   for (const key of Object.keys(set)) {
-    if (!KEYS.includes(key)) throw new TypeError(`fastify-api-versioning: withApiVersions: unknown option ${JSON.stringify(key)}; a set has ${KEYS.join(', ')}`)
+    if (!KEYS.includes(key)) throw coded(new TypeError(`fastify-api-versioning: withApiVersions: unknown option ${JSON.stringify(key)}; a set has ${KEYS.join(', ')}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   const declaration = readDeclaration(set as Record<string, unknown>, 'set of withApiVersions')
-  if (declaration.kind === 'plain') throw new TypeError('fastify-api-versioning: withApiVersions needs apiVersions, deprecatedApiVersions or apiVersionNeutral')
+  if (declaration.kind === 'plain') throw coded(new TypeError('fastify-api-versioning: withApiVersions needs apiVersions, deprecatedApiVersions or apiVersionNeutral'), 'FST_API_VERSIONING_INVALID_DECLARATION')
   const inner = typeof plugin === 'function' ? plugin : plugin?.default
-  if (typeof inner !== 'function') throw new TypeError('fastify-api-versioning: withApiVersions needs a plugin function as its second argument')
+  if (typeof inner !== 'function') throw coded(new TypeError('fastify-api-versioning: withApiVersions needs a plugin function as its second argument'), 'FST_API_VERSIONING_INVALID_DECLARATION')
   const frozen = Object.freeze({ ...set })
   const mark = (instance: FastifyInstance): void => { (instance as unknown as { [kVersionSet]: ApiVersionSet })[kVersionSet] = frozen }
   // The wrapper is a plugin of its own (encapsulated, so the set stays inside), of the same kind as the one it wraps.

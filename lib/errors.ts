@@ -1,0 +1,42 @@
+/**
+ * The stable codes of the errors the package raises, as Fastify's own errors carry `FST_ERR_...`: match on
+ * `error.code`, never on the message. The docs list them (docs/errors.md).
+ */
+export type ApiVersioningErrorCode =
+  /** A plugin option (of apiVersioning or errorObjects) is wrong. */
+  | 'FST_API_VERSIONING_INVALID_OPTION'
+  /** apiVersioning is registered a second time, or beside another "apiVersion" constraint. */
+  | 'FST_API_VERSIONING_REGISTERED_TWICE'
+  /** A route's apiVersions, deprecatedApiVersions or apiVersionNeutral, or a withApiVersions set, is wrong. */
+  | 'FST_API_VERSIONING_INVALID_DECLARATION'
+  /** Routes on one method and path conflict: a version twice, versioned and unversioned mixed, too many routes. */
+  | 'FST_API_VERSIONING_ROUTE_CONFLICT'
+  /** A route the plugin cannot version as declared: it sets constraints.apiVersion, or has a RegExp host. */
+  | 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'
+  /** A route declares versions outside the plugin's scope. */
+  | 'FST_API_VERSIONING_OUTSIDE_SCOPE'
+  /** A strict shared schema that a versioned route refers to was added after the route. */
+  | 'FST_API_VERSIONING_LATE_SCHEMA'
+  /** An option of the openapi entry is wrong. */
+  | 'FST_API_VERSIONING_OPENAPI_OPTION'
+  /** The openapi entry is registered before apiVersioning, after routes, or twice. */
+  | 'FST_API_VERSIONING_OPENAPI_ORDER'
+  /** apiVersionDocuments() is called before the app is ready. */
+  | 'FST_API_VERSIONING_NOT_READY'
+  /** A package the openapi entry needs is not installed, or is too old. */
+  | 'FST_API_VERSIONING_MISSING_PEER'
+  /** `ApiVersion.parse` was given text that is no API version. */
+  | 'FST_API_VERSIONING_INVALID_VERSION'
+  /** A request's 500: `reply.problem()` was given what it cannot send. */
+  | 'FST_API_VERSIONING_INVALID_PROBLEM'
+  /** A request's 500: a problem writer threw, rejected or did not send. */
+  | 'FST_API_VERSIONING_WRITER_FAILED'
+  /** A request's 500: the `now` option threw or gave no time. */
+  | 'FST_API_VERSIONING_CLOCK_FAILED'
+  /** Logged: a function `apiVersionSelector` threw or returned what is no version (the request is Unsupported). */
+  | 'FST_API_VERSIONING_SELECTOR_FAILED'
+
+/** `error`, carrying `code`. */
+export function coded<E extends Error> (error: E, code: ApiVersioningErrorCode): E & { code: ApiVersioningErrorCode } {
+  return Object.assign(error, { code })
+}
