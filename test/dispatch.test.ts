@@ -1,5 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
+import rateLimit from '@fastify/rate-limit'
 import apiVersioning, { ApiVersion } from '../lib/index.js'
 import { build, problem, says } from './helpers.js'
 
@@ -323,4 +324,161 @@ t.test('request.apiVersion can be set, and is null where no version applies', as
   t.same((await host('b.example')).json(), { route: 'plain', version: null }, 'a route the router goes on to after a host mismatch has no version')
   t.equal((await app.inject('/set?api-version=1')).body, '1.5')
   t.same((await app.inject('/x?api-version=1')).json(), { route: 'plain', version: null })
+})
+
+t.test('a path parameter renamed between versions is the same path, as the router says', async t => {
+  const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+    app.get('/orders/:id', { apiVersions: '1.0' }, async request => ({ v: 1, params: request.params }))
+    app.get('/orders/:orderId', { apiVersions: '2.0' }, async request => ({ v: 2, params: request.params }))
+    app.get('/items/:id(^\\d+$)', { apiVersions: '1.0' }, says('digits 1'))
+    app.get('/items/:n(^\\d+$)', { apiVersions: '2.0' }, says('digits 2'))
+  })
+  const v1 = await app.inject('/orders/7?api-version=1.0')
+  t.same(v1.json(), { v: 1, params: { id: '7' } })
+  t.equal(v1.headers['api-supported-versions'], '1.0, 2.0')
+  t.same((await app.inject('/orders/7?api-version=2.0')).json(), { v: 2, params: { orderId: '7' } })
+  const bad = await app.inject('/orders/7?api-version=3.0')
+  t.same(bad.json(), problem('unsupported'))
+  t.equal(bad.headers['api-supported-versions'], '1.0, 2.0')
+  t.same((await app.inject('/items/7?api-version=2')).json(), { route: 'digits 2', version: '2' })
+  t.same((await app.inject('/items/7?api-version=3')).json(), problem('unsupported'))
+})
+
+t.test('router options decide which paths are one path', async t => {
+  const cases: Array<[Record<string, boolean>, string, string, string[]]> = [
+    [{ caseSensitive: false }, '/Orders', '/orders', ['/ORDERS', '/orders']],
+    [{ ignoreTrailingSlash: true }, '/orders', '/orders/', ['/orders', '/orders/']],
+    [{ ignoreDuplicateSlashes: true }, '/a//orders', '/a/orders', ['/a/orders', '/a//orders']]
+  ]
+  for (const [routerOptions, first, second, urls] of cases) {
+    const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+      app.get(first, { apiVersions: '1.0' }, says('one'))
+      app.get(second, { apiVersions: '2.0' }, says('two'))
+    }, { routerOptions })
+    for (const url of urls) {
+      t.same((await app.inject(url + '?api-version=1')).json(), { route: 'one', version: '1' }, `${url} ${JSON.stringify(routerOptions)}`)
+      t.same((await app.inject(url + '?api-version=2')).json(), { route: 'two', version: '2' }, url)
+      const bad = await app.inject(url + '?api-version=3')
+      t.same(bad.json(), problem('unsupported'), url)
+      t.equal(bad.headers['api-supported-versions'], '1.0, 2.0', url)
+    }
+  }
+  const strict = await build(undefined, app => {
+    app.get('/Orders', { apiVersions: '1.0' }, says('one'))
+    app.get('/orders', { apiVersions: '1.0' }, says('two'))
+  })
+  t.same((await strict.inject('/Orders?api-version=1')).json(), { route: 'one', version: '1' }, 'case matters by default')
+})
+
+t.test('a version problem comes after every onRequest hook and before the body is read', async t => {
+  const seen: string[] = []
+  const app = await build({ problemDetails: true }, app => {
+    app.addHook('onRequest', async request => { seen.push('app ' + request.url) })
+    app.post('/orders', { apiVersions: '1.0', bodyLimit: 10, schema: { body: { type: 'object' } } }, says('create'))
+    app.get('/health', {
+      apiVersionNeutral: true,
+      onRequest: async (request, reply) => { if (request.headers.authorization === undefined) return reply.code(401).send({ auth: 'required' }) }
+    }, says('health'))
+    app.get('/secret', {
+      apiVersions: '1.0',
+      onRequest: async (request, reply) => { if (request.headers.authorization === undefined) return reply.code(401).send({ auth: 'required' }) }
+    }, says('secret'))
+    app.get('/secret', { apiVersions: '2.0' }, says('secret 2'))
+  })
+  const post = (url: string, payload: string, type = 'application/json') => app.inject({ method: 'POST', url, payload, headers: { 'content-type': type } })
+  t.same((await post('/orders?api-version=2', '<order/>', 'application/xml')).json(), problem('unsupported'), 'not 415')
+  t.same((await post('/orders?api-version=2', '{broken')).json(), problem('unsupported'), 'not a JSON error')
+  t.same((await post('/orders?api-version=2', '{"a":"more than ten bytes"}')).json(), problem('unsupported'), 'not 413')
+  t.same((await post('/orders?api-version=x', '{broken')).json(), problem('invalid'))
+  t.equal((await post('/orders?api-version=1', '{broken')).json().code, 'FST_ERR_CTP_INVALID_JSON_BODY', 'the right version still parses its body')
+  t.equal((await post('/orders?api-version=1', '<order/>', 'application/xml')).statusCode, 415)
+  t.same(seen, ['app /orders?api-version=2', 'app /orders?api-version=2', 'app /orders?api-version=2', 'app /orders?api-version=x', 'app /orders?api-version=1', 'app /orders?api-version=1'])
+
+  t.same((await app.inject('/health?api-version=x')).json(), { auth: 'required' }, 'a neutral route runs its own hooks first')
+  t.same((await app.inject({ url: '/health?api-version=x', headers: { authorization: 'y' } })).json(), problem('invalid'))
+  t.same((await app.inject({ url: '/health?api-version=1', headers: { authorization: 'y' } })).json(), { route: 'health', version: '1' })
+  t.same((await app.inject('/secret?api-version=9')).json(), { auth: 'required' }, 'a wrong version runs the hooks of the first route on the path')
+  t.same((await app.inject({ url: '/secret?api-version=9', headers: { authorization: 'y' } })).json(), problem('unsupported'))
+})
+
+t.test('@fastify/rate-limit counts requests with a bad version too', async t => {
+  const limited = async () => {
+    const app = Fastify()
+    await app.register(apiVersioning, { problemDetails: true })
+    await app.register(rateLimit, { max: 2, timeWindow: 60_000 })
+    app.get('/health', { apiVersionNeutral: true }, says('health'))
+    app.get('/orders', { apiVersions: '1.0' }, says('orders'))
+    app.get('/limited', { apiVersions: '1.0', config: { rateLimit: { max: 1, timeWindow: 60_000 } } }, says('limited'))
+    return app
+  }
+  for (const url of ['/health?api-version=x', '/orders?api-version=9']) {
+    const app = await limited()
+    t.equal((await app.inject(url)).statusCode, 400, url)
+    t.equal((await app.inject(url)).statusCode, 400, url)
+    t.equal((await app.inject(url)).statusCode, 429, url)
+  }
+  const app = await limited()
+  t.equal((await app.inject('/limited?api-version=9')).statusCode, 400)
+  t.equal((await app.inject('/limited?api-version=9')).statusCode, 429, 'the hidden route has the route config')
+})
+
+t.test("get('') under a prefix takes what Fastify takes", async t => {
+  const app = await build(undefined, async app => {
+    await app.register(async scope => {
+      scope.get('', { apiVersions: '1.0' }, says('empty'))
+      scope.post('/', { apiVersions: '1.0' }, says('slash'))
+    }, { prefix: '/api' })
+  })
+  t.same((await app.inject('/api?api-version=1.0')).json(), { route: 'empty', version: '1.0' })
+  t.same((await app.inject('/api?api-version=9')).json(), problem('unsupported'))
+  t.equal((await app.inject('/api/?api-version=1.0')).statusCode, 404)
+  t.equal((await app.inject('/api/?api-version=9')).statusCode, 404)
+  t.equal((await app.inject({ url: '/api/', headers: { 'api-version': '9' } })).statusCode, 404)
+  t.equal((await app.inject({ method: 'HEAD', url: '/api?api-version=9' })).statusCode, 400)
+  t.equal((await app.inject({ method: 'POST', url: '/api/?api-version=9' })).statusCode, 400)
+  t.equal((await app.inject({ method: 'POST', url: '/api?api-version=9' })).statusCode, 400)
+
+  const plain = Fastify()
+  await plain.register(async scope => { scope.get('', says('empty')) }, { prefix: '/api' })
+  t.equal((await plain.inject('/api/')).statusCode, 404, 'as Fastify itself')
+})
+
+t.test('a request that fails the other constraints of a route gets 404 whatever its version', async t => {
+  const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+    app.get('/a', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host'))
+    app.get('/a', { apiVersions: '1.0', constraints: { host: 'b.example' } }, says('b host'))
+    app.get('/a', { apiVersions: '2.0' }, says('any host'))
+  })
+  const on = (host: string, version: string) => app.inject({ url: '/a' + version, headers: { host } })
+  t.same((await on('a.example', '?api-version=1')).json(), { route: 'a host', version: '1' })
+  t.same((await on('b.example', '?api-version=1')).json(), { route: 'b host', version: '1' })
+  t.same((await on('c.example', '?api-version=2')).json(), { route: 'any host', version: '2' })
+  t.same((await on('a.example', '?api-version=2')).json(), { route: 'any host', version: '2' })
+  t.same((await on('a.example', '?api-version=9')).json(), problem('unsupported'))
+  t.same((await on('c.example', '?api-version=9')).json(), problem('unsupported'))
+
+  const only = await build(undefined, app => {
+    app.get('/h', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host'))
+    app.get('/v:apiVersion/h', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host path'))
+  })
+  t.same((await only.inject({ url: '/v1/h', headers: { host: 'a.example' } })).json(), { route: 'a host path', version: '1' })
+  t.same((await only.inject({ url: '/v2/h', headers: { host: 'a.example' } })).json(), problem('unsupported', 404))
+  t.equal((await only.inject({ url: '/v1/h', headers: { host: 'b.example' } })).statusCode, 404)
+  for (const version of ['?api-version=1', '?api-version=9', '', '?api-version=x']) {
+    t.equal((await only.inject({ url: '/h' + version, headers: { host: 'b.example' } })).statusCode, 404, version)
+  }
+  t.equal((await only.inject({ url: '/h?api-version=9', headers: { host: 'a.example' } })).statusCode, 400)
+})
+
+t.test('printRoutes shows versions as text', async t => {
+  const app = await build(undefined, app => {
+    app.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
+    app.get('/v:apiVersion/b', { apiVersions: '1' }, says('b'))
+  })
+  await app.ready()
+  const printed = app.printRoutes()
+  t.match(printed, /a \(GET, HEAD\) \{"apiVersion":\["1\.0","2\.0"\]\}/)
+  t.match(printed, /\{"apiVersion":"\(version problems\)"\}/)
+  t.match(printed, /\{"apiVersion":\["1","\(in path\)"\]\}/)
+  t.notMatch(printed, /\\u0000|\|/)
 })

@@ -29,3 +29,11 @@ export function problem (kind: 'unspecified' | 'unsupported' | 'invalid' | 'ambi
   }[kind]
   return { type: `${BASE}#${kind}`, title: texts[0], status, detail: texts[1], code: texts[2] }
 }
+
+export type LogLine = { level: number, msg: string, err?: { message: string }, [binding: string]: unknown }
+
+/** A logger stream that keeps each line, parsed. */
+export function logged (): { lines: LogLine[], stream: { write: (line: string) => void } } {
+  const lines: LogLine[] = []
+  return { lines, stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } }
+}

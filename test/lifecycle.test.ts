@@ -1,7 +1,7 @@
 import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import apiVersioning, { ApiVersion, withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
-import { build, problem, says } from './helpers.js'
+import { build, logged, problem, says } from './helpers.js'
 
 const DEPRECATION_LINK = '<https://example.com/api/deprecations#v1>; rel="deprecation"'
 const SUNSET_LINK = '<https://example.com/api/sunset#v1>; rel="sunset"; title="Retiring 1.0"; type="text/html"'
@@ -212,16 +212,16 @@ t.test('a clock that throws or gives no time after start-up is a 500 for that re
     if (mode === 'throw') throw new Error('clock broke')
     return ({ ok: BEFORE, nan: NaN, text: '2026' as unknown as number, infinite: Infinity, nothing: undefined as unknown as number, bigint: 10n as unknown as number, throw: 0 })[mode]
   }
-  const lines: Array<{ level: number, msg: string, err: { message: string } }> = []
-  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
   await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true, policies, now })
   app.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
   app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, says('items'))
   app.get('/other', { apiVersions: '3.0' }, says('other'))
-  const current = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  const current = Fastify({ logger: { level: 'warn', stream } })
   await current.register(apiVersioning, { problemDetails: true, policies, now, assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: 'lowest' })
   current.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
-  const picked = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  const picked = Fastify({ logger: { level: 'warn', stream } })
   await picked.register(apiVersioning, { problemDetails: true, policies, now, assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: ({ supported }) => supported[0] })
   picked.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
   await Promise.all([app.ready(), current.ready(), picked.ready()])
@@ -242,7 +242,7 @@ t.test('a clock that throws or gives no time after start-up is a 500 for that re
       t.equal(res.statusCode, 500, `${label}: ${failure}`)
       t.equal(res.headers['api-supported-versions'], undefined, `${label}: ${failure}: nothing reported`)
       t.equal(lines.length, 1, `${label}: ${failure}: logged once`)
-      t.match(lines[0]?.err.message, failure === 'throw' ? /the now option \(the clock of enforced sunsets\) threw: clock broke/ : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity|undefined|10n), not a time in ms since the epoch/, `${label}: ${failure}`)
+      t.match(lines[0]?.err?.message, failure === 'throw' ? /the now option \(the clock of enforced sunsets\) threw: clock broke/ : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity|undefined|10n), not a time in ms since the epoch/, `${label}: ${failure}`)
       t.equal(lines[0]?.level, 50)
       mode = 'ok'
       t.equal((await server.inject(url)).statusCode, url.includes('3.0') ? 400 : 200, `${label}: the next request is served`)

@@ -186,3 +186,18 @@ t.test('problemDetails: false with writers warns that they are not used for vers
   t.equal((await app.inject('/a?api-version=2')).body, '')
   t.same((await app.inject('/other')).json(), { type: 'about:blank', status: 409 }, 'reply.problem() still writes')
 })
+
+t.test('errorObjects codes are identifiers made from the reason phrase', async t => {
+  const app = Fastify()
+  await app.register(errorObjects, { allErrors: true })
+  await app.register(apiVersioning, { problemDetails: true })
+  app.get('/:status', async (request, reply) => { reply.code(Number((request.params as { status: string }).status)).send(new Error('x')) })
+  app.get('/problem/:status', async (request, reply) => reply.problem({ status: Number((request.params as { status: string }).status), title: 't' }))
+  const cases: Array<[number, string]> = [[418, 'ImATeapot'], [414, 'URITooLong'], [203, ''], [500, 'InternalServerError'], [404, 'NotFound']]
+  for (const [status, code] of cases) {
+    if (code === '') continue
+    t.equal((await app.inject('/' + status)).json().error.code, code, String(status))
+  }
+  t.same((await app.inject('/problem/409')).json(), { error: { code: 'Conflict', message: 't' } }, 'problems without a code get one too')
+  t.equal((await app.inject('/problem/499')).json().error.code, 'Error', 'a status without a reason phrase')
+})

@@ -1,7 +1,8 @@
 import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
+import cors from '@fastify/cors'
 import apiVersioning, { ApiVersion, withApiVersions, type ApiVersioningOptions } from '../lib/index.js'
-import { build, says } from './helpers.js'
+import { build, logged, says } from './helpers.js'
 
 t.test('bad plugin options fail start-up, naming the option', async t => {
   const cases: Array<[unknown, RegExp]> = [
@@ -205,4 +206,57 @@ t.test('registered inside a plugin, it versions that plugin; a route outside tha
   // Two servers, each with the plugin in a scope: each has its own root.
   const again = await scoped()
   t.same((await again.inject('/in?api-version=1')).json(), { route: 'in', version: '1' })
+})
+
+t.test('the plugin says so when routes come before it or route options are misspelt', async t => {
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
+  app.get('/early', { apiVersions: '1.0' }, says('early'))
+  await app.register(apiVersioning)
+  app.get('/a', { apiVersion: '1.0' } as object, says('a'))
+  app.get('/b', { config: { apiVersions: '1.0' } }, says('b'))
+  app.get('/c', { deprecatedApiVersion: '1.0', config: { apiVersionNeutral: true } } as object, says('c'))
+  app.get('/v:version/d', { apiVersions: '1.0' }, says('d'))
+  app.get('/plain/:version', says('plain'))
+  app.get('/v:apiVersion/e', { apiVersions: '1.0' }, says('e'))
+  await app.ready()
+  t.match(lines.map(line => line.msg), [
+    /routes were declared before the plugin was loaded \(\/early \(GET, HEAD\)\).*await app.register\(apiVersioning/,
+    /route GET \/a has the option apiVersion, which is ignored; did you mean apiVersions\?/,
+    /route GET \/b has config.apiVersions, which is ignored; apiVersions is a route option, beside config/,
+    /route GET \/c has the option deprecatedApiVersion, which is ignored; did you mean deprecatedApiVersions\?/,
+    /route GET \/c has config.apiVersionNeutral, which is ignored/,
+    /route GET \/v:version\/d has the path parameter :version, which is ignored; the version in the path is read from :apiVersion \(versionReader.urlSegment\), as in \/v:apiVersion\/\.\.\./
+  ])
+  t.equal(lines.length, 6)
+
+  const off = logged()
+  const noPath = Fastify({ logger: { level: 'warn', stream: off.stream } })
+  await noPath.register(apiVersioning, { versionReader: { urlSegment: false } })
+  noPath.get('/v:apiVersion/x', { apiVersions: '1.0' }, says('x'))
+  await noPath.ready()
+  t.match(off.lines.map(line => line.msg), [/route GET \/v:apiVersion\/x has the path parameter :apiVersion, which is ignored; the version is not read from the path \(versionReader.urlSegment is false\)/])
+})
+
+t.test('@fastify/cors registered first is no route declared too early', async t => {
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
+  await app.register(cors, { exposedHeaders: ['api-supported-versions'] })
+  await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true })
+  app.get('/a', { apiVersions: '1.0' }, says('a'))
+  const res = await app.inject({ url: '/a?api-version=1', headers: { origin: 'https://x.example' } })
+  t.equal(res.headers['access-control-expose-headers'], 'api-supported-versions')
+  t.equal((await app.inject({ method: 'OPTIONS', url: '/a', headers: { origin: 'https://x.example', 'access-control-request-method': 'GET' } })).statusCode, 204)
+  t.same(lines, [])
+})
+
+t.test("the router's limit of routes on one path is a start-up error of ours", async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  for (let i = 1; i <= 30; i++) app.get('/a', { apiVersions: `${i}.0` }, says(String(i)))
+  t.throws(() => app.get('/a', { apiVersions: '31.0' }, says('31')), /route GET \/a is one route too many: the router takes at most 31 routes on one method and path, the plugin's hidden route included; list several versions on one route instead/)
+  app.get('/b', { apiVersions: Array.from({ length: 100 }, (_, i) => `${i}.0`) }, says('b'))
+  await app.ready()
+  t.equal((await app.inject('/a?api-version=30')).statusCode, 200)
+  t.equal((await app.inject('/b?api-version=99')).statusCode, 200)
 })

@@ -2,6 +2,7 @@ import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning from '../lib/index.js'
+import { build as buildApp } from './helpers.js'
 
 // Ajv as strict as an app can make it: additional properties are rejected, not removed.
 const strict = { ajv: { customOptions: { removeAdditional: false } } } as const
@@ -128,4 +129,30 @@ t.test('a $ref that reaches nothing is left for Fastify to refuse', async t => {
     const app = await build(app => { app.get('/x', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: ref }] } } }, async () => 'x') })
     await t.rejects(async () => { await app.ready() }, /can't resolve reference/, ref)
   }
+})
+
+t.test('strict querystring schemas accept the version query names, and nothing else', async t => {
+  const query = Type.Object({ page: Type.Optional(Type.Integer()) }, { additionalProperties: false })
+  const shared = { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false, $id: 'page-query' } as const
+  const app = await buildApp({ problemDetails: true, versionReader: { query: ['api-version', 'v'] } }, app => {
+    app.get('/orders', { apiVersions: '1.0', schema: { querystring: query } }, async request => request.query)
+    app.get('/health', { apiVersionNeutral: true, schema: { query: { ...shared, $id: undefined } } as object }, async request => request.query)
+    app.get('/plain', { schema: { querystring: { ...shared, $id: 'plain-query' } } }, async request => request.query)
+    app.get('/mine', { apiVersions: '1.0', schema: { querystring: { type: 'object', properties: { v: { type: 'string', enum: ['1'] } }, additionalProperties: false } } }, async request => request.query)
+    app.get('/both', { apiVersions: '1.0', schema: { querystring: { type: 'object', properties: { v: { type: 'string' }, 'api-version': { type: 'string', enum: ['1'] } }, additionalProperties: false } } }, async request => request.query)
+    app.get('/bare', { apiVersions: '1.0', schema: { querystring: { type: 'object', additionalProperties: false } } }, async request => request.query)
+    app.get('/open', { apiVersions: '1.0', schema: { querystring: { type: 'object', properties: { page: { type: 'integer' } } } } }, async request => request.query)
+  }, { ajv: { customOptions: { removeAdditional: false } } })
+  t.same((await app.inject('/orders?api-version=1.0&page=2')).json(), { 'api-version': '1.0', page: 2 })
+  t.same((await app.inject('/orders?v=1.0')).json(), { v: '1.0' })
+  t.equal((await app.inject('/orders?api-version=1.0&page=2&other=1')).statusCode, 400, 'other names are still rejected')
+  t.same((await app.inject('/health?api-version=1.0&page=2')).json(), { 'api-version': '1.0', page: 2 })
+  t.equal((await app.inject('/health?nope=1')).statusCode, 400)
+  t.equal((await app.inject('/plain?api-version=1.0')).statusCode, 400, 'unversioned routes are left as declared')
+  t.equal((await app.inject('/mine?api-version=1&v=2')).statusCode, 400, "a route's own definition of a name is kept")
+  t.equal((await app.inject('/both?api-version=1.0')).statusCode, 400, 'a route that defines every name keeps its schema')
+  t.same((await app.inject('/bare?api-version=1')).json(), { 'api-version': '1' })
+  t.equal((await app.inject('/bare?api-version=1&x=1')).statusCode, 400)
+  t.same((await app.inject('/open?api-version=1&x=1')).json(), { 'api-version': '1', x: '1' })
+  t.equal(query.properties['api-version' as 'page'], undefined, "the user's schema object is not changed")
 })

@@ -1,13 +1,13 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyReply } from 'fastify'
 import apiVersioning, { errorObjects, type ProblemDocument, type ProblemWriter } from '../lib/index.js'
-import { problem, says } from './helpers.js'
+import { build, logged, problem, says } from './helpers.js'
 
-type LogLine = { level: number, msg: string, err?: { message: string } }
+const asyncOnSend = async (request: unknown, reply: unknown, payload: unknown) => payload
 
 async function app (writers: ProblemWriter[], before?: 'errorObjects') {
-  const lines: LogLine[] = []
-  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
   if (before === 'errorObjects') await app.register(errorObjects)
   await app.register(apiVersioning, { problemDetails: true, problemWriters: writers })
   app.get('/a', { apiVersions: '1.0' }, says('a'))
@@ -141,4 +141,105 @@ t.test("a writer whose promise never settles is bounded by Fastify's handlerTime
   await route.register(apiVersioning, { problemDetails: true, problemWriters: [never] })
   route.get('/a', { apiVersions: '1.0', handlerTimeout: 50 }, says('a'))
   t.equal((await route.inject('/a?api-version=9')).statusCode, 503, "the route's own handlerTimeout holds for its version problems")
+})
+
+t.test('a problem writer may return nothing, a promise or the reply; none crashes or logs a warning', async t => {
+  const writers: Record<string, ProblemWriter> = {
+    returnsReply: { canWrite: () => true, write: ({ problem, reply }) => reply.code(problem.status).send({ by: 'reply' }) },
+    returnsNothing: { canWrite: () => true, write: ({ problem, reply }) => { reply.code(problem.status).send({ by: 'nothing' }) } },
+    returnsPromise: { canWrite: () => true, write: async ({ problem, reply }) => { await new Promise(resolve => setImmediate(resolve)); reply.code(problem.status).send({ by: 'promise' }) } }
+  }
+  for (const [name, writer] of Object.entries(writers)) {
+    for (const withHook of [false, true]) {
+      const { lines, stream } = logged()
+      const app = Fastify({ logger: { level: 'warn', stream } })
+      if (withHook) app.addHook('onSend', asyncOnSend)
+      await app.register(apiVersioning, { problemDetails: true, problemWriters: [writer] })
+      app.get('/a', { apiVersions: '1.0' }, says('a'))
+      app.get('/mine', async (request, reply) => reply.problem({ status: 409 }))
+      app.get('/mine-sync', (request, reply) => { reply.problem({ status: 409 }) })
+      const res = await app.inject('/a?api-version=2')
+      t.equal(res.statusCode, 400, `${name} ${withHook}`)
+      t.same(res.json(), { by: name.slice(7).toLowerCase() }, `${name} ${withHook}`)
+      t.equal((await app.inject('/mine')).statusCode, 409)
+      t.equal((await app.inject('/mine-sync')).statusCode, 409)
+      t.same(lines, [], `${name}, async onSend ${withHook}: nothing logged`)
+      await app.close()
+    }
+  }
+})
+
+t.test('writing a problem leaves the reply object as Fastify made it', async t => {
+  // A property set on a reply (even if deleted again) turns replies into slow objects: every later request pays.
+  const owned: string[] = []
+  const app = await build({ problemDetails: true, problemWriters: [{ canWrite: ({ problem }) => problem.status === 409, write: ({ reply }) => reply.code(409).send('mine') }] }, app => {
+    app.addHook('onResponse', async (request, reply) => { owned.push(...Object.keys(reply).filter(key => key === 'send')) })
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    app.get('/mine', async (request, reply) => reply.problem({ status: 409 }))
+  })
+  t.equal((await app.inject('/a?api-version=2')).statusCode, 400)
+  t.equal((await app.inject('/mine')).body, 'mine')
+  t.same(owned, [])
+})
+
+t.test('a writer that throws, rejects or never sends is answered 500 and logged by name', async t => {
+  const writers: Array<[ProblemWriter, string, RegExp]> = [
+    [{ canWrite: () => true, write: () => { throw new Error('boom') } }, 'problemWriters[0]', /boom/],
+    [{ canWrite: () => { throw new Error('can') }, write: () => {} }, 'problemWriters[0]', /can/],
+    [{ name: 'lazy', canWrite: () => true, write: () => {} }, 'lazy', /lazy neither sent the reply nor returned a promise/],
+    [{ name: 'later', canWrite: () => true, write: async () => {} }, 'later', /later neither sent/],
+    [{ name: 'rejects', canWrite: () => true, write: async () => { throw new Error('nope') } }, 'rejects', /nope/],
+    [{ name: 'odd', canWrite: () => true, write: () => Promise.reject('text') }, 'odd', /text/], // eslint-disable-line prefer-promise-reject-errors
+    [{ name: 'late', canWrite: () => true, write: async ({ reply }) => { reply.code(400).send('x'); throw new Error('late') } }, 'late', /late/]
+  ]
+  for (const [writer, name, message] of writers) {
+    const { lines, stream } = logged()
+    const app = Fastify({ logger: { level: 'error', stream } })
+    app.addHook('onSend', asyncOnSend)
+    await app.register(apiVersioning, { problemDetails: true, problemWriters: [writer] })
+    app.get('/a', { apiVersions: '1.0' }, says('a'))
+    const res = await app.inject('/a?api-version=2')
+    const failed = lines.find(line => line.msg.includes(`${name} failed to write a problem`))
+    t.ok(failed, name)
+    t.match(failed?.err?.message, message, name)
+    if (name === 'late') t.equal(res.statusCode, 400, 'a reply already on its way is left alone')
+    else t.equal(res.statusCode, 500, name)
+    await app.close()
+  }
+})
+
+t.test('reply.problem() refuses what it cannot send: a 500, never a crash or a hang', async t => {
+  const cycle: Record<string, unknown> = { status: 400 }
+  cycle.self = cycle
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'error', stream } })
+  await app.register(apiVersioning, { problemDetails: true })
+  app.get('/bigint', async (request, reply) => reply.problem({ status: 400, amount: 10n }))
+  app.get('/cycle', async (request, reply) => reply.problem(cycle as { status: number }))
+  app.get('/status/:n', async (request, reply) => reply.problem({ status: Number((request.params as { n: string }).n) }))
+  app.get('/bigint-status', async (request, reply) => reply.problem({ status: 400n as unknown as number }))
+  app.get('/array', async (request, reply) => reply.problem([] as unknown as { status: number }))
+  for (const url of ['/bigint', '/cycle']) {
+    const res = await app.inject(url)
+    t.equal(res.statusCode, 500, url)
+    t.equal(res.headers['content-type'], 'application/json; charset=utf-8', url)
+  }
+  for (const [url, message] of [['/status/100', /got 100/], ['/status/302', /got 302/], ['/status/600', /got 600/], ['/bigint-status', /got 400n/], ['/array', /needs a problem object$/]] as const) {
+    const res = await app.inject(url)
+    t.equal(res.statusCode, 500, url)
+    t.match(res.json().message, message, url)
+  }
+  t.equal((await app.inject('/status/599')).statusCode, 599)
+  t.ok(lines.some(line => /reply.problem\(\) needs a problem whose status is an integer from 400 to 599 \(got 100\)/.test(line.msg)))
+})
+
+t.test('the problem writer sees a reply it can return from an async handler', async t => {
+  const app = await build({ problemDetails: true }, app => {
+    app.get('/x', async (request, reply: FastifyReply) => {
+      const returned = reply.problem({ status: 404, title: 'Not here' })
+      t.equal(returned, reply)
+      return returned
+    })
+  })
+  t.same((await app.inject('/x')).json(), { type: 'about:blank', title: 'Not here', status: 404 })
 })
