@@ -13,7 +13,6 @@ const long = (bytes, last) => {
   return text + last
 }
 
-
 const read = config => ([contentType, accept]) => {
   const outcome = new VersionOutcome()
   readMediaTypes(contentType, accept, config, outcome)

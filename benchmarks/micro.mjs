@@ -20,7 +20,6 @@ function req (url, extra = [], accept = '*/*') {
 }
 const longAccept = Array.from({ length: 200 }, (_, i) => `application/x-type-${i};q=0.${(i % 9) + 1};charset=utf-8`).join(', ') + ', application/json;v=1.0'
 
-
 const mixedTexts = ['1.0', '2', '2023-06-01', '1.1-beta', 'abc', '1.', '2013-02-30', '01.00', '1.0-rc.1', '-1', ' 1', '2147483648']
 const big = n => '1.' + '0'.repeat(n - 2)
 const rows = [

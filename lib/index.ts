@@ -42,6 +42,8 @@ declare module 'fastify' {
     /** Sends an RFC 9457 problem document with `problem.status` as the status code, through the problem writers. */
     problem (problem: ProblemDocument): FastifyReply
   }
+  // An augmentation repeats Fastify's type parameters, used or not.
+  /* eslint-disable @typescript-eslint/no-unused-vars */
   interface RouteShorthandOptions<
     RawServer extends RawServerBase = RawServerDefault,
     RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
@@ -59,6 +61,7 @@ declare module 'fastify' {
     /** The route accepts no version, or any version declared somewhere in the app. */
     apiVersionNeutral?: boolean
   }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
 }
 
 type Done = (err?: Error) => void

@@ -10,7 +10,7 @@ const policies: ApiVersioningOptions['policies'] = {
     deprecation: { date: '2026-01-01T00:00:00Z', link: 'https://example.com/api/deprecations#v1' },
     sunset: { date: '2027-01-01', link: { href: 'https://example.com/api/sunset#v1', title: 'Retiring 1.0', type: 'text/html' }, enforce: true }
   },
-  '0.9': { deprecation: { date: new Date('2025-06-01T00:00:00Z') } },
+  0.9: { deprecation: { date: new Date('2025-06-01T00:00:00Z') } },
   '3.0': { deprecation: { date: '2030-01-01' }, sunset: { date: '2029-01-01' } }
 }
 const BEFORE = Date.parse('2026-06-01T00:00:00Z')
@@ -317,7 +317,7 @@ t.test('logApiVersion names the version in the request completed line', async t 
 t.test('logApiVersion logs only a version a route served, also when an onRequest hook answers', async t => {
   const lines: Array<Record<string, unknown>> = []
   const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
-  await app.register(apiVersioning, { logApiVersion: true, problemDetails: true, policies: { '0.9': { sunset: { date: '2020-01-01', enforce: true } } } })
+  await app.register(apiVersioning, { logApiVersion: true, problemDetails: true, policies: { 0.9: { sunset: { date: '2020-01-01', enforce: true } } } })
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.authorization === undefined) return reply.code(401).send({ message: 'who are you?' })
   })

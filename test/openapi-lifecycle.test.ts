@@ -12,7 +12,7 @@ t.test("a version's document states its deprecation and sunset, and a retired ve
       problemDetails: true,
       now: () => now,
       policies: {
-        '0.9': { deprecation: { date: '2025-06-01' } },
+        0.9: { deprecation: { date: '2025-06-01' } },
         '1.0': {
           deprecation: { date: '2026-01-01T12:30:00Z', link: 'https://example.com/api/deprecations#v1' },
           sunset: { date: '2027-01-01', link: { href: 'https://example.com/api/sunset#v1', title: 'Retiring 1.0', type: 'text/html' }, enforce: true }

@@ -130,10 +130,12 @@ function formDecode (text: string): string {
 }
 
 function model (query: string, headers: Array<[string, string]>): number {
-  const pairs = query === '' ? [] : query.split('&').map(part => {
-    const eq = part.indexOf('=')
-    return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]
-  })
+  const pairs = query === ''
+    ? []
+    : query.split('&').map(part => {
+      const eq = part.indexOf('=')
+      return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]
+    })
   const values = [
     ...pairs.filter(([n]) => config.queryNames.includes(asciiLower(formDecode(n)))).map(([, v]) => formDecode(v)),
     ...headers.filter(([n]) => config.headerNames.includes(asciiLower(n))).map(([, v]) => v)

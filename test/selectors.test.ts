@@ -90,8 +90,12 @@ t.test('selectPerRequest: a failing selector never throws; it is reported', asyn
   const supported = list('1.0')
   const rows: Array<[fn: () => unknown, message: RegExp]> = [
     [() => { throw new RangeError('boom') }, /^boom$/],
+    // Selectors from plain JS may throw anything: these are what the test is about.
+    // eslint-disable-next-line no-throw-literal
     [() => { throw 'text' }, /^fastify-api-versioning: apiVersionSelector threw "text"$/],
+    // eslint-disable-next-line no-throw-literal
     [() => { throw null }, /^fastify-api-versioning: apiVersionSelector threw null$/],
+    // eslint-disable-next-line no-throw-literal
     [() => { throw { code: 1 } }, /^fastify-api-versioning: apiVersionSelector threw an object$/],
     [() => undefined, /^fastify-api-versioning: apiVersionSelector returned undefined, which is not an API version$/],
     [() => null, /returned null, which is not an API version$/],
@@ -133,7 +137,7 @@ t.test('selectOverTime: enforced sunsets change what is implemented, and so the 
   const T2 = Date.UTC(2028, 0, 1)
   const supported = list('1.0', '2.0', '3.0-beta')
   const deprecated = list('0.9')
-  const retiring: Record<string, number> = { '0.9': T1, '1.0': T2 }
+  const retiring: Record<string, number> = { 0.9: T1, '1.0': T2 }
   const retiresAt = (version: ApiVersion): number | null => retiring[String(version)] ?? null
   const steps = (selector: Parameters<typeof selectOverTime>[0], s = supported, d = deprecated, r = retiresAt) =>
     selectOverTime(selector, s, d, DEFAULT, r)?.map(step => [step.from, String(step.version)])

@@ -1,0 +1,6 @@
+import neostandard from 'neostandard'
+
+export default neostandard({
+  ts: true,
+  ignores: ['dist/**', 'coverage/**', '.tap/**', '.scratch/**', 'benchmarks/node_modules/**', 'benchmarks/servers/node_modules/**']
+})
