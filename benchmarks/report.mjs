@@ -169,8 +169,9 @@ export function renderResults ({ machine, settings, servers, sets, micro, kept }
   }
   out.push('Rows a server cannot express are left out (Fastify\'s constraint has no query reader; NestJS has no ambiguity check; ' +
     'hapi-api-version reads integer versions from a header or a /vN prefix and serves its default version for a missing or unreadable one).', '')
-  out.push('## Micro-benchmarks (benchmarks/micro.mjs)', '', '| what | ns per call |', '|---|---:|')
-  for (const [what, ns] of micro) out.push(`| ${what} | ${ns.toFixed(0)} |`)
+  out.push('## Micro-benchmarks (benchmarks/micro.mjs)', '')
+  if (micro === null) out.push('not run (BENCH_MICRO=0).')
+  else out.push('| what | ns per call |', '|---|---:|', ...micro.map(([what, ns]) => `| ${what} | ${ns.toFixed(0)} |`))
   out.push('')
   out.push(kept || '<!-- notes -->\n')
   return out.join('\n')
