@@ -3,6 +3,9 @@
 // load, scaled by how long the finished steps really took against their plan: server start-up, autocannon's
 // set-up and a busy host all add to the plan, and the estimate learns how much as the run goes.
 
+/** How long an autocannon run of `duration` seconds lasts: it stops at its first one-second sample after that. */
+export const loadSeconds = duration => Math.max(1, Math.ceil(duration))
+
 /** Seconds left: what is still planned, at the pace the finished steps kept (the plan as it is before any). */
 export function secondsLeft ({ elapsed, plannedDone, plannedTotal }) {
   const pace = plannedDone > 0 ? elapsed / plannedDone : 1

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { SCENARIOS, SERVERS } from './scenarios.mjs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
 import { describeMachine, evaluateTargets, renderResults, rotate } from './report.mjs'
-import { humanDuration, plural, progress } from './progress.mjs'
+import { humanDuration, loadSeconds, plural, progress } from './progress.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
@@ -38,7 +38,7 @@ const samplesOf = new Map(FLAG_SETS.map(set => [set.id, new Map()]))
 
 const scenariosOf = server => SCENARIOS.map(([id]) => id).filter(id => server.requests[id])
 // A server process's seconds of load: a warm-up and a measured run per pipelining for each of its scenarios.
-const plannedSeconds = server => scenariosOf(server).length * (WARMUP + seconds * PIPELINING.length)
+const plannedSeconds = server => scenariosOf(server).length * (loadSeconds(WARMUP) + loadSeconds(seconds) * PIPELINING.length)
 const runs = servers.flatMap(server => FLAG_SETS.map(set => [server, set]))
 const planned = rounds * runs.reduce((sum, [server]) => sum + plannedSeconds(server), 0)
 console.error(`${plural(rounds * runs.length, 'server run')} (${plural(servers.length, 'server')} × ${plural(FLAG_SETS.length, 'flag set')} × ${plural(rounds, 'round')}), ` +

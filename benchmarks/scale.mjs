@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
 import { describeMachine, median, rotate } from './report.mjs'
-import { humanDuration, plural, progress } from './progress.mjs'
+import { humanDuration, loadSeconds, plural, progress } from './progress.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
@@ -31,7 +31,7 @@ const apps = SIZES.flatMap(size => KINDS.map(([kind]) => ({ kind, size, key: `${
 const samples = new Map(apps.map(({ key }) => [key, { readyMs: [], heapMB: [], routes: 0, gc: true, valid: [], unversioned: [], wrong: { valid: 0, unversioned: 0 } }]))
 
 // An app's seconds of load: a warm-up and a measured run for each request.
-const plannedSeconds = REQUESTS.length * (WARMUP + seconds)
+const plannedSeconds = REQUESTS.length * (loadSeconds(WARMUP) + loadSeconds(seconds))
 console.error(`${plural(rounds * apps.length, 'app run')} (${plural(apps.length, 'app')} × ${plural(rounds, 'round')}), ${humanDuration(rounds * apps.length * plannedSeconds)} of load planned, ` +
   'plus each app\'s start-up')
 const started = Date.now()
