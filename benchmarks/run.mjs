@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { SCENARIOS, SERVERS } from './scenarios.mjs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
-import { describeMachine, evaluateTargets, renderResults, rotate } from './report.mjs'
+import { describeMachine, evaluateTargets, NO_TARGETS, renderResults, rotate } from './report.mjs'
 import { humanDuration, loadSeconds, plural, progress } from './progress.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
@@ -100,6 +100,7 @@ try {
 } catch {}
 writeFileSync(resultsUrl, renderResults({ machine: describeMachine(), settings, servers, sets, micro, kept }))
 for (const set of sets) {
-  console.log(`${set.label}:\n` + set.targets.map(t => `${t.holds === null ? 'n/a   ' : t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`).join('\n'))
+  const targets = set.targets.map(t => `${t.holds === null ? 'n/a   ' : t.holds ? 'holds ' : 'MISSED'}  ${t.target}: ${t.measured}`)
+  console.log(`${set.label}:\n${targets.length > 0 ? targets.join('\n') : NO_TARGETS}`)
 }
 console.log(`\nwritten to ${resultsUrl.pathname}`)
