@@ -1,6 +1,6 @@
 // Side-by-side benchmark: every server in SERVERS, every scenario, pipelining 1 and 10, in interleaved rounds
 // (server and scenario order rotated each round, a fresh server process per server and round), autocannon in
-// a process of its own, the server's CPU time read from /proc. Writes results.md; see README, "Benchmarks".
+// a process of its own, the server's CPU time read from /proc. Writes results.md; see README.md here.
 //   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_ONLY (comma-separated server ids)
 //   BENCH_FLAGS (fixed,default: each server runs with the benchmark's fixed young generation and with Node's
 //   defaults, interleaved in the same rounds)  BENCH_NODE_FLAGS (the fixed set; see proc.mjs)  BENCH_RESULTS (results.md)

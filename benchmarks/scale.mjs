@@ -3,7 +3,7 @@
 // time and heap after start-up, which should grow linearly with the routes, and the server's CPU per request for
 // a valid version and for an unversioned route, which should not grow at all. Interleaved rounds, a fresh server
 // per app and round, CPU from /proc as in run.mjs. Prints the table and writes it into results.md between the
-// scale markers (the rest of the file is left as it is); see README, "Benchmarks".
+// scale markers (the rest of the file is left as it is); see README.md here.
 //   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_NODE_FLAGS (see proc.mjs)  BENCH_RESULTS (results.md)
 //   SCALE_DIST (the plugin's ESM entry, relative to servers/; default ../../dist/esm/index.js)
 import { readFileSync, writeFileSync } from 'node:fs'
