@@ -9,7 +9,7 @@ export const loadSeconds = duration => Math.max(1, Math.ceil(duration))
 /** Seconds left: what is still planned, at the pace the finished steps kept (the plan as it is before any). */
 export function secondsLeft ({ elapsed, plannedDone, plannedTotal }) {
   const pace = plannedDone > 0 ? elapsed / plannedDone : 1
-  return Math.max(0, plannedTotal - plannedDone) * pace
+  return (plannedTotal - plannedDone) * pace
 }
 
 /** A duration as a person reads it: seconds up to a minute and a half, whole minutes after. */

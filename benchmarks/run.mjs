@@ -25,7 +25,7 @@ const servers = only ? SERVERS.filter(s => s.id === 'plain' || only.includes(s.i
 const runMicro = process.env.BENCH_MICRO !== '0'
 const PIPELINING = [1, 10]
 const WARMUP = 0.5
-// What micro.mjs took on the 2-CPU host of the full runs; it prints nothing until it is done.
+// What micro.mjs takes on the 2-CPU host of the full runs (8 s); it prints nothing until it is done.
 const MICRO_SECONDS = 10
 // What users run (Node's defaults) and what compares servers fairly (one young generation for all; see proc.mjs).
 const FLAG_SETS = [
