@@ -3,12 +3,13 @@
 // time and heap after start-up, which should grow linearly with the routes, and the server's CPU per request for
 // a valid version and for an unversioned route, which should not grow at all. Interleaved rounds, a fresh server
 // per app and round, CPU from /proc as in run.mjs. Prints the table and writes it into results.md between the
-// scale markers (the rest of the file is left as it is); see README, "Benchmarks".
-//   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_NODE_FLAGS (see proc.mjs)
+// scale markers (the rest of the file is left as it is); see README.md here.
+//   BENCH_ROUNDS (5)  BENCH_SECONDS (2)  BENCH_CONNECTIONS (10)  BENCH_NODE_FLAGS (see proc.mjs)  BENCH_RESULTS (results.md)
 //   SCALE_DIST (the plugin's ESM entry, relative to servers/; default ../../dist/esm/index.js)
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpuMicros, PINNED, SERVER_FLAGS, startLoad, startServer, stop } from './proc.mjs'
 import { describeMachine, median, rotate } from './report.mjs'
+import { humanDuration, loadSeconds, plural, progress } from './progress.mjs'
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5)
 const seconds = Number(process.env.BENCH_SECONDS ?? 2)
@@ -22,13 +23,19 @@ const KINDS = [
   ['unversioned', 'unversioned (one route per path)']
 ]
 const REQUESTS = ['valid', 'unversioned']
+const WARMUP = 0.5
 // --expose-gc so the server can collect before it reads its heap; the same for every app.
 const FLAGS = [...SERVER_FLAGS, '--expose-gc']
 
 const apps = SIZES.flatMap(size => KINDS.map(([kind]) => ({ kind, size, key: `${kind}|${size.versioned}` })))
 const samples = new Map(apps.map(({ key }) => [key, { readyMs: [], heapMB: [], routes: 0, gc: true, valid: [], unversioned: [], wrong: { valid: 0, unversioned: 0 } }]))
 
+// An app's seconds of load: a warm-up and a measured run for each request.
+const plannedSeconds = REQUESTS.length * (loadSeconds(WARMUP) + loadSeconds(seconds))
+console.error(`${plural(rounds * apps.length, 'app run')} (${plural(apps.length, 'app')} × ${plural(rounds, 'round')}), ${humanDuration(rounds * apps.length * plannedSeconds)} of load planned, ` +
+  'plus each app\'s start-up')
 const started = Date.now()
+const done = progress(rounds * apps.length, rounds * apps.length * plannedSeconds)
 for (let round = 0; round < rounds; round++) {
   for (const { kind, size, key } of rotate(apps, round)) {
     const { child, port, message } = await startServer(['servers/scale.mjs', kind, String(size.versioned), String(size.unversioned)], FLAGS)
@@ -43,7 +50,7 @@ for (let round = 0; round < rounds; round++) {
       return { url: `http://127.0.0.1:${port}${path}`, headers, connections, pipelining: 1, duration }
     }
     const order = rotate(REQUESTS, round)
-    for (const id of order) await load.run(options(id, 0.5)) // warm-up: let the JIT see both requests
+    for (const id of order) await load.run(options(id, WARMUP)) // warm-up: let the JIT see both requests
     for (const id of order) {
       const before = cpuMicros(child.pid)
       const r = await load.run(options(id, seconds))
@@ -55,7 +62,7 @@ for (let round = 0; round < rounds; round++) {
     }
     load.child.disconnect()
     await stop(child)
-    console.error(`round ${round + 1}/${rounds}: ${kind} ${size.versioned} done (${Math.round((Date.now() - started) / 1000)} s)`)
+    console.error(`round ${round + 1}/${rounds}: ${kind} ${size.versioned} done; ${done.step(plannedSeconds)}`)
   }
 }
 const minutes = (Date.now() - started) / 60000
@@ -106,7 +113,7 @@ out.push(`- Servers run as \`node ${FLAGS.join(' ')}\`${[...samples.values()].ev
 const table = out.join('\n')
 console.log(table)
 
-const resultsUrl = new URL('results.md', import.meta.url)
+const resultsUrl = new URL(process.env.BENCH_RESULTS ?? 'results.md', import.meta.url)
 let previous = ''
 try { previous = readFileSync(resultsUrl, 'utf8') } catch {}
 const START = '<!-- scale -->'
