@@ -2,7 +2,7 @@ import { coded } from './errors.js'
 
 /**
  * An immutable API version: `[yyyy-MM-dd][.major[.minor]][-status]`, parsed and compared as ASP.NET API
- * Versioning does (see README, "Version grammar").
+ * Versioning does (see docs/versions.md, "Version grammar").
  */
 
 const INT32_MAX = 2147483647

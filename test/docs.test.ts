@@ -1,16 +1,19 @@
 import t from 'tap'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import cors from '@fastify/cors'
 import apiVersioning, { ApiVersion } from '../lib/index.js'
 
-// What the README states as fact, checked against what the code does.
-const readme = readFileSync(resolve(import.meta.dirname, '..', 'README.md'), 'utf8')
+// What the README and the guides state as fact, checked against what the code does.
+const root = resolve(import.meta.dirname, '..')
+const read = (path: string): string => readFileSync(resolve(root, path), 'utf8')
+const readme = read('README.md')
+const versions = read('docs/versions.md')
 
 t.test('the CORS snippet exposes every header the plugin sends, policies included', async t => {
-  const snippet = /With @fastify\/cors[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1]
-  t.ok(snippet, 'the README has the snippet')
+  const snippet = /With @fastify\/cors[\s\S]*?```js\n([\s\S]*?)```/.exec(versions)?.[1]
+  t.ok(snippet, 'the guide has the snippet')
   const app = Fastify()
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor
   await new AsyncFunction('app', 'cors', snippet)(app, cors)
@@ -32,12 +35,25 @@ t.test('the CORS snippet exposes every header the plugin sends, policies include
 })
 
 t.test('the version grammar states the number limit the parser keeps', async t => {
-  const section = readme.slice(readme.indexOf('## Version grammar'), readme.indexOf('## Problem writers'))
+  const section = versions.slice(versions.indexOf('## Version grammar'), versions.indexOf('## Ambiguity rules'))
   const stated = /Numbers are ASCII digits from 0 to ([\d,]+)/.exec(section)?.[1]
-  t.ok(stated, 'the README states the limit')
+  t.ok(stated, 'the guide states the limit')
   const limit = Number(stated?.replaceAll(',', ''))
   t.equal(ApiVersion.tryParse(`${limit}.${limit}`)?.major, limit)
   t.equal(ApiVersion.tryParse(`1.${limit}`)?.minor, limit)
   t.equal(ApiVersion.tryParse(String(limit + 1)), null)
   t.equal(ApiVersion.tryParse(`1.${limit + 1}`), null)
+})
+
+t.test('the README is read in five minutes, and links every guide', async t => {
+  t.ok(Buffer.byteLength(readme) < 20_000, `${Buffer.byteLength(readme)} bytes`)
+  const guides = readdirSync(resolve(root, 'docs')).filter(name => name.endsWith('.md'))
+  t.ok(guides.length >= 9)
+  for (const guide of [...guides.map(name => `docs/${name}`), 'benchmarks/README.md']) t.match(readme, `](${guide})`, guide)
+  // Every relative link of the README and the guides leads to a file of the repository.
+  for (const [page, text] of [['README.md', readme], ...guides.map(name => [`docs/${name}`, read(`docs/${name}`)])]) {
+    for (const [, target] of text.matchAll(/\]\(((?!https?:|#)[^)#\s]+)/g)) {
+      t.ok(readdirSync(resolve(root, page, '..', target, '..')).includes(target.split('/').at(-1) as string), `${page} -> ${target}`)
+    }
+  }
 })
