@@ -1,0 +1,53 @@
+// The apps that instructions.mjs counts, by name: plain Fastify, hand-written hooks (the bar), the plugin, and
+// Fastify's own version constraint (a reference). Each has the routes of servers/: /items in versions 1.0 and 2.0
+// (0.9 deprecated, for the report rows), /v:apiVersion/items, and an unversioned /health.
+import Fastify from 'fastify'
+import { payload } from './servers/payload.mjs'
+
+// PLUGIN_DIST: another build of the plugin (say, the previous release's dist/esm/index.js), for an A/B.
+const { default: apiVersioning } = await import(process.env.PLUGIN_DIST ?? '../dist/esm/index.js')
+
+export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'fastify-constraint']
+
+const handler = async () => payload
+const SUPPORTED = new Set(['0.9', '1.0', '2.0'])
+
+// What the plugin does for a valid version, written by hand: read the version where it may be (the route
+// parameter, the query, the header), check it against a Set, answer a problem when it is not there; with
+// `vary`, the Vary header the plugin sends; with `report`, the two version headers too.
+function checkVersion (vary, report) {
+  return function checkVersion (request, reply, done) {
+    if (vary) reply.header('vary', 'api-version')
+    if (report) {
+      reply.header('api-supported-versions', '1.0, 2.0')
+      reply.header('api-deprecated-versions', '0.9')
+    }
+    const version = request.params.apiVersion ?? request.query['api-version'] ?? request.headers['api-version']
+    if (!SUPPORTED.has(version)) return reply.code(400).type('application/problem+json').send({ title: 'Bad API version', status: 400 })
+    done()
+  }
+}
+
+/** The app `kind`, not yet ready. */
+export async function buildApp (kind) {
+  if (!KINDS.includes(kind)) throw new Error(`no app ${JSON.stringify(kind)}: ${KINDS.join(', ')}`)
+  const app = Fastify()
+  if (kind === 'plain') {
+    app.get('/items', handler)
+    app.get('/v:apiVersion/items', handler)
+  } else if (kind.startsWith('hook')) {
+    const onRequest = checkVersion(kind !== 'hook', kind === 'hook-report')
+    app.get('/items', { onRequest }, handler)
+    app.get('/v:apiVersion/items', { onRequest }, handler)
+  } else if (kind === 'fastify-constraint') {
+    app.get('/items', { constraints: { version: '1.0.0' } }, handler)
+    app.get('/items', { constraints: { version: '2.0.0' } }, handler)
+  } else {
+    await app.register(apiVersioning, { versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion' }, problemDetails: true, reportApiVersions: kind === 'plugin-report' })
+    app.get('/items', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, handler)
+    app.get('/items', { apiVersions: '2.0' }, handler)
+    app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, handler)
+  }
+  app.get('/health', handler)
+  return app
+}
