@@ -21,7 +21,8 @@ import { once } from 'node:events'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
-const overHttp = process.argv[1] === new URL(import.meta.url).pathname && process.argv.includes('--http')
+// In both scripts that use these lengths (this one and profile.mjs), --http asks for the over-HTTP mode.
+const overHttp = process.argv.includes('--http')
 const FLAGS = ['--single-threaded', '--predictable', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 export const N1 = Number(process.env.INSTRUCTIONS_N1 ?? 20_000)
 export const N2 = Number(process.env.INSTRUCTIONS_N2 ?? (overHttp ? 40_000 : 60_000))
@@ -75,10 +76,11 @@ async function count (kind, url, headers, expected, n) {
   return refs(stderr)
 }
 
-// Over HTTP: the server under valgrind, n requests from here, one after another on one keep-alive connection
-// (every status checked), then GET /__exit, which ends the server, so that valgrind reports its count.
-async function countOverHttp (kind, url, headers, expected, n) {
-  const child = spawn('valgrind', [...CACHEGRIND, process.execPath, ...FLAGS, server, kind], { stdio: ['ignore', 'pipe', 'pipe'] })
+// Over HTTP: the server under valgrind (the tool's options first; profile.mjs too), n requests from here, one after
+// another on one keep-alive connection (every status checked), then GET /__exit, which ends the server, so that
+// valgrind reports its count. Gives valgrind's report (stderr).
+export async function driveOverHttp (toolOptions, kind, url, headers, expected, n, nodeOptions = []) {
+  const child = spawn('valgrind', [...toolOptions, process.execPath, ...nodeOptions, ...FLAGS, server, kind], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8').on('data', chunk => { stderr += chunk })
   const exited = once(child, 'exit')
@@ -98,7 +100,11 @@ async function countOverHttp (kind, url, headers, expected, n) {
   }
   await exited
   agent.destroy()
-  return refs(stderr)
+  return stderr
+}
+
+async function countOverHttp (kind, url, headers, expected, n) {
+  return refs(await driveOverHttp(CACHEGRIND, kind, url, headers, expected, n))
 }
 
 function get (port, path, headers, agent) {

@@ -4,14 +4,15 @@
 // per request = (count for N2 requests − count for N1) / (N2 − N1). With a second app, each function's figure
 // is shown beside the other app's and sorted by the difference: what one app does that the other does not.
 // Needs valgrind (its callgrind_annotate too) and `npm run build`.
-//   node benchmarks/profile.mjs <app> <url> [headers JSON] [--against <app>] [--rows N]
+// With --http, the app is a real server and the requests come over HTTP (see instructions.mjs, --http).
+//   node benchmarks/profile.mjs <app> <url> [headers JSON] [--against <app>] [--rows N] [--http [--status N]]
 //   e.g. node benchmarks/profile.mjs plugin '/items?api-version=1.0' --against hook-vary
 import { execFile } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { N1, N2, underValgrind } from './instructions.mjs'
+import { driveOverHttp, N1, N2, underValgrind } from './instructions.mjs'
 
 const run = promisify(execFile)
 
@@ -19,8 +20,10 @@ async function profile (kind, url, headers, n) {
   const out = join(tmpdir(), `callgrind-${kind}-${n}-${process.pid}.out`)
   // --perf-basic-prof also turns on V8's log, which would land in the working folder.
   const log = `${out}.v8.log`
-  await run(...underValgrind(['--tool=callgrind', `--callgrind-out-file=${out}`], kind, url, headers, n,
-    ['--perf-basic-prof', `--logfile=${log}`, '--no-logfile-per-isolate']), { maxBuffer: 1 << 24 })
+  const tool = ['--tool=callgrind', `--callgrind-out-file=${out}`]
+  const nodeOptions = ['--perf-basic-prof', `--logfile=${log}`, '--no-logfile-per-isolate']
+  if (overHttp) await driveOverHttp(tool, kind, url, headers, status, n, nodeOptions)
+  else await run(...underValgrind(tool, kind, url, headers, n, nodeOptions), { maxBuffer: 1 << 24 })
   rmSync(log, { force: true })
   const pid = /^pid: (\d+)$/m.exec(readFileSync(out, 'utf8').slice(0, 4096))[1]
   const mapFile = `/tmp/perf-${pid}.map`
@@ -66,11 +69,14 @@ const option = name => {
   const i = args.indexOf(name)
   return i === -1 ? undefined : args.splice(i, 2)[1]
 }
+const overHttp = args.includes('--http')
+if (overHttp) args.splice(args.indexOf('--http'), 1)
+const status = Number(option('--status') ?? 200)
 const against = option('--against')
 const rows = Number(option('--rows') ?? 40)
 const [kind, url, headers = '{}'] = args
 if (kind === undefined || url === undefined) {
-  console.error('usage: node benchmarks/profile.mjs <app> <url> [headers JSON] [--against <app>] [--rows N]')
+  console.error('usage: node benchmarks/profile.mjs <app> <url> [headers JSON] [--against <app>] [--rows N] [--http [--status N]]')
   process.exit(2)
 }
 const a = await perRequest(kind, url, headers)
