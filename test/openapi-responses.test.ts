@@ -47,6 +47,61 @@ t.test('a route that validates documents its 400 with both bodies, each under th
   t.match(version.headers['content-type'], /^application\/problem\+json/)
 })
 
+t.test('an unversioned route that validates documents the 400 the server answers: Fastify\'s validation error', async t => {
+  const app = await buildDocs({ problemDetails: true }, {}, app => {
+    app.get('/plain', { schema: { querystring: strict } }, ok)
+    app.post('/plain', { schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } }, ok)
+    app.get('/plain/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }, ok)
+    app.get('/plain-headers', { schema: { headers: { type: 'object', required: ['x-n'], properties: { 'x-n': { type: 'integer' } } } } }, ok)
+    app.get('/mine', { schema: { querystring: strict, response: { 400: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
+    app.get('/problem', { schema: { querystring: strict, response: { 400: { content: { 'application/problem+json': { schema: { type: 'object', properties: { why: { type: 'string' } } } } } } } } }, ok)
+    app.get('/range', { schema: { querystring: strict, response: { '4xx': { description: 'Any client error', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
+    app.get('/unchecked', ok)
+    app.get('/versioned', { apiVersions: '1.0' }, ok)
+  })
+  const document = documentOf(app, '1.0')
+  const ops = operations(document)
+  for (const label of ['GET /plain', 'POST /plain', 'GET /plain/{id}', 'GET /plain-headers']) {
+    t.same(ops[label].responses['400'], { description: 'A request that fails validation', content: { 'application/json': fastifyError } }, label)
+  }
+  t.same(ops['GET /mine'].responses['400'], {
+    description: 'Mine', content: { 'application/json': { schema: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } }
+  }, 'a 400 the route declares under application/json stands for its validation errors')
+  t.same(ops['GET /problem'].responses['400'], {
+    description: "A request that fails validation, or the route's own response",
+    content: { 'application/problem+json': { schema: { type: 'object', properties: { why: { type: 'string' } } } }, 'application/json': fastifyError }
+  }, 'one under another media type is kept beside it')
+  t.notOk(ops['GET /range'].responses['400'], 'a 4XX the route declares under application/json stands too')
+  t.notOk(ops['GET /unchecked'].responses['400'], 'nothing to validate, no 400')
+  t.same(await allProblems(app), [])
+
+  // What the server answers, checked against the document.
+  const validate = new Ajv({ strict: false }).compile(document.components?.schemas?.FastifyError as object)
+  const failures = [
+    await app.inject('/plain?limit=x'),
+    await app.inject({ method: 'POST', url: '/plain', payload: {} }),
+    await app.inject('/plain/x'),
+    await app.inject('/plain-headers')
+  ]
+  for (const failure of failures) {
+    t.equal(failure.statusCode, 400, failure.body)
+    t.match(failure.headers['content-type'], /^application\/json/)
+    t.ok(validate(failure.json()), failure.body)
+    t.match(failure.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request' })
+  }
+
+  // With errorObjects and allErrors, Fastify's errors are rewritten: the document says so.
+  const legacy = Fastify()
+  await legacy.register(errorObjects, { allErrors: true })
+  await legacy.register(apiVersioning)
+  await legacy.register(apiVersioningOpenApi)
+  legacy.get('/plain', { schema: { querystring: strict } }, ok)
+  await legacy.ready()
+  t.same(operations(documentOf(legacy, '1.0'))['GET /plain'].responses['400'].content, { 'application/json': errorObject })
+  t.type((await legacy.inject('/plain?limit=x')).json().error, 'object', 'as the server answers')
+  t.same(await allProblems(legacy), [])
+})
+
 t.test('a 400 the route declares is merged with the version problem, not replaced', async t => {
   const app = await buildDocs({ problemDetails: true }, {}, app => {
     app.get('/a', { apiVersions: '1.0', schema: { querystring: strict, response: { 400: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
