@@ -102,6 +102,18 @@ t.test('an unversioned route that validates documents the 400 the server answers
   t.same(await allProblems(legacy), [])
 })
 
+t.test('a route with attachValidation answers no validation error of Fastify\'s: its handler decides, so none is documented', async t => {
+  const app = await buildDocs({ problemDetails: true }, {}, app => {
+    app.get('/plain', { attachValidation: true, schema: { querystring: strict } }, ok)
+    app.get('/versioned', { apiVersions: '1.0', attachValidation: true, schema: { querystring: strict } }, ok)
+  })
+  const ops = operations(documentOf(app, '1.0'))
+  t.notOk(ops['GET /plain'].responses['400'])
+  t.same(ops['GET /versioned'].responses['400'], { description: 'Unspecified, invalid, ambiguous or unsupported API version', content: { 'application/problem+json': problem } })
+  t.equal((await app.inject('/plain?limit=x')).statusCode, 200, 'as the server answers')
+  t.equal((await app.inject('/versioned?api-version=1.0&limit=x')).statusCode, 200)
+})
+
 t.test('a 400 the route declares is merged with the version problem, not replaced', async t => {
   const app = await buildDocs({ problemDetails: true }, {}, app => {
     app.get('/a', { apiVersions: '1.0', schema: { querystring: strict, response: { 400: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
