@@ -157,20 +157,37 @@ t.test('a 400 the route declares is merged with the version problem, not replace
   t.same(operations(documentOf(bare, '1.0'))['GET /q'].responses['400'].content, { 'application/json': fastifyError }, 'version errors without a body')
 })
 
-t.test('with the media type as the only reader, an unsupported version is 406, and 415 on operations with a body', async t => {
+t.test('with the media type as the only reader, an unsupported version is 406, or 415 for any request with a Content-Type, whatever its method or body schema', async t => {
   const app = await buildDocs({ problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, mediaType: 'v' } }, {}, app => {
     app.get('/orders', { apiVersions: '1.0' }, ok)
     app.post('/orders', { apiVersions: '1.0', schema: { body: { type: 'object', properties: { n: { type: 'integer' } } } } }, ok)
+    app.post('/notes', { apiVersions: '1.0' }, ok)
+    app.delete('/orders/:id', { apiVersions: '1.0' }, ok)
+    app.get('/neutral', { apiVersionNeutral: true }, ok)
+    app.get('/plain', ok)
   })
   const ops = operations(documentOf(app, '1.0'))
-  t.same(Object.keys(ops['GET /orders'].responses), ['200', '400', '406'])
-  t.same(ops['GET /orders'].responses['406'], { description: 'Unsupported API version', content: { 'application/problem+json': problem } })
+  const unsupported = { description: 'Unsupported API version', content: { 'application/problem+json': problem } }
+  for (const [label, method, url] of [['GET /orders', 'GET', '/orders'], ['POST /orders', 'POST', '/orders'], ['POST /notes', 'POST', '/notes'], ['DELETE /orders/{id}', 'DELETE', '/orders/7'], ['GET /neutral', 'GET', '/neutral']] as const) {
+    t.same(Object.keys(ops[label].responses), ['200', '400', '406', '415'], label)
+    t.same(ops[label].responses['406'], unsupported, label)
+    t.same(ops[label].responses['415'], unsupported, label)
+    // As the server answers: 415 when the request has a Content-Type (with a body or not), else 406.
+    for (const [headers, payload, status] of [
+      [{ 'content-type': 'application/json; v=9.0' }, '{}', 415],
+      [{ 'content-type': 'application/json; v=9.0' }, undefined, 415],
+      [{ 'content-type': 'text/plain', accept: 'application/json; v=9.0' }, 'x', 415],
+      [{ accept: 'application/json; v=9.0' }, undefined, 406]
+    ] as const) {
+      const res = await app.inject({ method, url, headers, payload })
+      t.equal(res.statusCode, status, `${label} ${JSON.stringify(headers)}`)
+      t.match(res.headers['content-type'], /^application\/problem\+json/)
+    }
+  }
   t.same(ops['GET /orders'].responses['400'].description, 'Unspecified, invalid or ambiguous API version')
-  t.same(Object.keys(ops['POST /orders'].responses), ['200', '400', '406', '415'])
-  t.same(ops['POST /orders'].responses['415'], { description: 'Unsupported API version', content: { 'application/problem+json': problem } })
+  t.same(Object.keys(ops['GET /plain'].responses), ['200'], 'an unversioned route reads no version')
+  t.equal((await app.inject({ url: '/plain', headers: { 'content-type': 'application/json; v=9.0', accept: 'application/json; v=9.0' } })).statusCode, 200)
   t.same(await allProblems(app), [])
-  t.equal((await app.inject({ url: '/orders', headers: { accept: 'application/json; v=9.0' } })).statusCode, 406, 'as the server answers')
-  t.equal((await app.inject({ method: 'POST', url: '/orders', headers: { 'content-type': 'application/json; v=9.0' }, payload: '{}' })).statusCode, 415)
 
   const mixed = await buildDocs({ problemDetails: true, versionReader: { mediaType: 'v' } }, {}, app => { app.get('/orders', { apiVersions: '1.0' }, ok) })
   t.same(Object.keys(operations(documentOf(mixed, '1.0'))['GET /orders'].responses), ['200', '400'], 'with other readers, the usual status')

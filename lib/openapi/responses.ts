@@ -94,7 +94,7 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   const { declaration } = route
   const { options, errorObjects } = context
   const versionError = options.problemDetails ? errorContent(errorObjects !== null) : {}
-  const errors = declaration.kind === 'plain' ? new Map<string, Kind[]>() : errorsOf(declaration, options, operation.requestBody !== undefined)
+  const errors = declaration.kind === 'plain' ? new Map<string, Kind[]>() : errorsOf(declaration, options)
   // Any route that validates can answer Fastify's 400, versioned or not.
   if (route.validates && !errors.has('400')) errors.set('400', [])
   for (const [status, kinds] of errors) {
@@ -130,7 +130,7 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   }
 }
 
-function errorsOf (declaration: CollectedRoute['declaration'], options: ResolvedOptions, hasBody: boolean): Map<string, Kind[]> {
+function errorsOf (declaration: CollectedRoute['declaration'], options: ResolvedOptions): Map<string, Kind[]> {
   const errors = new Map<string, Kind[]>()
   const add = (status: number, kind: Kind): void => {
     const kinds = errors.get(String(status))
@@ -144,9 +144,10 @@ function errorsOf (declaration: CollectedRoute['declaration'], options: Resolved
   if (declaration.inPath) {
     add(404, 'unsupported')
   } else if (isMediaTypeOnly(options)) {
-    // As the server answers when only media types carry versions: a type it cannot give, or cannot take.
+    // As the server answers when only media types carry versions: a type it cannot take (415) for any request
+    // that has a Content-Type, whatever its method and with or without a body schema; else one it cannot give.
     add(406, 'unsupported')
-    if (hasBody) add(415, 'unsupported')
+    add(415, 'unsupported')
   } else {
     add(options.unsupportedApiVersionStatusCode, 'unsupported')
   }
