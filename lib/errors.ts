@@ -21,6 +21,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_OPENAPI_OPTION'
   /** The openapi entry is registered before apiVersioning, after routes, or twice. */
   | 'FST_API_VERSIONING_OPENAPI_ORDER'
+  /** Logged at start-up: versioned or neutral routes are out of the openapi entry's reach (in another plugin). */
+  | 'FST_API_VERSIONING_OPENAPI_SCOPE'
   /** apiVersionDocuments() is called before the app is ready. */
   | 'FST_API_VERSIONING_NOT_READY'
   /** A package the openapi entry needs is not installed, or is too old. */

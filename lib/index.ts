@@ -91,7 +91,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.addHook('onRoute', declaring.onRoute)
   fastify.addHook('onReady', declaring.onReady)
   fastify.decorate(kApiVersioning, true)
-  fastify.decorate(kState, { options, errorObjects, paths: table.paths })
+  fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes })
   guardOutsideScope(fastify)
   // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
   // more property to set on every request); set by a hook or handler, it becomes the request's own.

@@ -18,6 +18,15 @@ export interface ApiVersioningState {
   readonly errorObjects: ErrorObjectsConfig | null
   /** The versions of each router path (by `routePathKey`), sealed once the app is ready: what the version headers say. */
   readonly paths: ReadonlyMap<string, PathEntry>
+  /** Every versioned and version-neutral route, as declared (complete once the app is ready). */
+  readonly routes: readonly VersioningRoute[]
+}
+
+/** A versioned or version-neutral route: its name on each of its methods, and the declaration on its options. */
+export interface VersioningRoute {
+  /** `METHOD /url`, one per method. */
+  readonly names: readonly string[]
+  readonly declaration: DeclarationState
 }
 
 export interface DeclarationState {

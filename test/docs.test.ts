@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import cors from '@fastify/cors'
 import apiVersioning, { ApiVersion } from '../lib/index.js'
+import apiVersioningOpenApi from '../lib/openapi/index.js'
 
 // What the README and the guides state as fact, checked against what the code does.
 const root = resolve(import.meta.dirname, '..')
@@ -56,4 +57,23 @@ t.test('the README is read in five minutes, and links every guide', async t => {
       t.ok(readdirSync(resolve(root, page, '..', target, '..')).includes(target.split('/').at(-1) as string), `${page} -> ${target}`)
     }
   }
+})
+
+t.test('the README\'s OpenAPI section: a snippet that serves the documents and page, the rules, the guide', async t => {
+  const start = readme.indexOf('\n## OpenAPI')
+  t.ok(start > 0, 'the README has the section')
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
+  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
+  t.match(snippet, "from 'fastify-api-versioning/openapi'", 'it says what to import')
+  // The snippet as it runs, its imports given.
+  const app = Fastify()
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor
+  await new AsyncFunction('app', 'apiVersioning', 'apiVersioningOpenApi', snippet.replace(/^import .*$/gm, ''))(app, apiVersioning, apiVersioningOpenApi)
+  app.get('/orders', { apiVersions: '1.0' }, async () => [])
+  await app.ready()
+  t.same(Object.keys((await app.inject('/openapi/1.0.json')).json().paths), ['/orders'])
+  t.equal((await app.inject('/docs/')).statusCode, 200, 'the page')
+  // A sentence for each rule, and the guide for the rest.
+  for (const rule of ['**Order.**', '**Protection.**', '**400 bodies.**', '**Media types.**', '**Lifecycle.**']) t.match(section, rule, rule)
+  for (const word of ['ui.uiHooks', '`hooks`', 'application/problem+json', 'application/json', '406', '415', 'at the root', '](docs/openapi.md)']) t.match(section, word, word)
 })

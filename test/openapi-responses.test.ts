@@ -47,6 +47,73 @@ t.test('a route that validates documents its 400 with both bodies, each under th
   t.match(version.headers['content-type'], /^application\/problem\+json/)
 })
 
+t.test('an unversioned route that validates documents the 400 the server answers: Fastify\'s validation error', async t => {
+  const app = await buildDocs({ problemDetails: true }, {}, app => {
+    app.get('/plain', { schema: { querystring: strict } }, ok)
+    app.post('/plain', { schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } } }, ok)
+    app.get('/plain/:id', { schema: { params: { type: 'object', properties: { id: { type: 'integer' } } } } }, ok)
+    app.get('/plain-headers', { schema: { headers: { type: 'object', required: ['x-n'], properties: { 'x-n': { type: 'integer' } } } } }, ok)
+    app.get('/mine', { schema: { querystring: strict, response: { 400: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
+    app.get('/problem', { schema: { querystring: strict, response: { 400: { content: { 'application/problem+json': { schema: { type: 'object', properties: { why: { type: 'string' } } } } } } } } }, ok)
+    app.get('/range', { schema: { querystring: strict, response: { '4xx': { description: 'Any client error', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
+    app.get('/unchecked', ok)
+    app.get('/versioned', { apiVersions: '1.0' }, ok)
+  })
+  const document = documentOf(app, '1.0')
+  const ops = operations(document)
+  for (const label of ['GET /plain', 'POST /plain', 'GET /plain/{id}', 'GET /plain-headers']) {
+    t.same(ops[label].responses['400'], { description: 'A request that fails validation', content: { 'application/json': fastifyError } }, label)
+  }
+  t.same(ops['GET /mine'].responses['400'], {
+    description: 'Mine', content: { 'application/json': { schema: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } }
+  }, 'a 400 the route declares under application/json stands for its validation errors')
+  t.same(ops['GET /problem'].responses['400'], {
+    description: "A request that fails validation, or the route's own response",
+    content: { 'application/problem+json': { schema: { type: 'object', properties: { why: { type: 'string' } } } }, 'application/json': fastifyError }
+  }, 'one under another media type is kept beside it')
+  t.notOk(ops['GET /range'].responses['400'], 'a 4XX the route declares under application/json stands too')
+  t.notOk(ops['GET /unchecked'].responses['400'], 'nothing to validate, no 400')
+  t.same(await allProblems(app), [])
+
+  // What the server answers, checked against the document.
+  const validate = new Ajv({ strict: false }).compile(document.components?.schemas?.FastifyError as object)
+  const failures = [
+    await app.inject('/plain?limit=x'),
+    await app.inject({ method: 'POST', url: '/plain', payload: {} }),
+    await app.inject('/plain/x'),
+    await app.inject('/plain-headers')
+  ]
+  for (const failure of failures) {
+    t.equal(failure.statusCode, 400, failure.body)
+    t.match(failure.headers['content-type'], /^application\/json/)
+    t.ok(validate(failure.json()), failure.body)
+    t.match(failure.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request' })
+  }
+
+  // With errorObjects and allErrors, Fastify's errors are rewritten: the document says so.
+  const legacy = Fastify()
+  await legacy.register(errorObjects, { allErrors: true })
+  await legacy.register(apiVersioning)
+  await legacy.register(apiVersioningOpenApi)
+  legacy.get('/plain', { schema: { querystring: strict } }, ok)
+  await legacy.ready()
+  t.same(operations(documentOf(legacy, '1.0'))['GET /plain'].responses['400'].content, { 'application/json': errorObject })
+  t.type((await legacy.inject('/plain?limit=x')).json().error, 'object', 'as the server answers')
+  t.same(await allProblems(legacy), [])
+})
+
+t.test('a route with attachValidation answers no validation error of Fastify\'s: its handler decides, so none is documented', async t => {
+  const app = await buildDocs({ problemDetails: true }, {}, app => {
+    app.get('/plain', { attachValidation: true, schema: { querystring: strict } }, ok)
+    app.get('/versioned', { apiVersions: '1.0', attachValidation: true, schema: { querystring: strict } }, ok)
+  })
+  const ops = operations(documentOf(app, '1.0'))
+  t.notOk(ops['GET /plain'].responses['400'])
+  t.same(ops['GET /versioned'].responses['400'], { description: 'Unspecified, invalid, ambiguous or unsupported API version', content: { 'application/problem+json': problem } })
+  t.equal((await app.inject('/plain?limit=x')).statusCode, 200, 'as the server answers')
+  t.equal((await app.inject('/versioned?api-version=1.0&limit=x')).statusCode, 200)
+})
+
 t.test('a 400 the route declares is merged with the version problem, not replaced', async t => {
   const app = await buildDocs({ problemDetails: true }, {}, app => {
     app.get('/a', { apiVersions: '1.0', schema: { querystring: strict, response: { 400: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } } } }, ok)
@@ -90,20 +157,37 @@ t.test('a 400 the route declares is merged with the version problem, not replace
   t.same(operations(documentOf(bare, '1.0'))['GET /q'].responses['400'].content, { 'application/json': fastifyError }, 'version errors without a body')
 })
 
-t.test('with the media type as the only reader, an unsupported version is 406, and 415 on operations with a body', async t => {
+t.test('with the media type as the only reader, an unsupported version is 406, or 415 for any request with a Content-Type, whatever its method or body schema', async t => {
   const app = await buildDocs({ problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, mediaType: 'v' } }, {}, app => {
     app.get('/orders', { apiVersions: '1.0' }, ok)
     app.post('/orders', { apiVersions: '1.0', schema: { body: { type: 'object', properties: { n: { type: 'integer' } } } } }, ok)
+    app.post('/notes', { apiVersions: '1.0' }, ok)
+    app.delete('/orders/:id', { apiVersions: '1.0' }, ok)
+    app.get('/neutral', { apiVersionNeutral: true }, ok)
+    app.get('/plain', ok)
   })
   const ops = operations(documentOf(app, '1.0'))
-  t.same(Object.keys(ops['GET /orders'].responses), ['200', '400', '406'])
-  t.same(ops['GET /orders'].responses['406'], { description: 'Unsupported API version', content: { 'application/problem+json': problem } })
+  const unsupported = { description: 'Unsupported API version', content: { 'application/problem+json': problem } }
+  for (const [label, method, url] of [['GET /orders', 'GET', '/orders'], ['POST /orders', 'POST', '/orders'], ['POST /notes', 'POST', '/notes'], ['DELETE /orders/{id}', 'DELETE', '/orders/7'], ['GET /neutral', 'GET', '/neutral']] as const) {
+    t.same(Object.keys(ops[label].responses), ['200', '400', '406', '415'], label)
+    t.same(ops[label].responses['406'], unsupported, label)
+    t.same(ops[label].responses['415'], unsupported, label)
+    // As the server answers: 415 when the request has a Content-Type (with a body or not), else 406.
+    for (const [headers, payload, status] of [
+      [{ 'content-type': 'application/json; v=9.0' }, '{}', 415],
+      [{ 'content-type': 'application/json; v=9.0' }, undefined, 415],
+      [{ 'content-type': 'text/plain', accept: 'application/json; v=9.0' }, 'x', 415],
+      [{ accept: 'application/json; v=9.0' }, undefined, 406]
+    ] as const) {
+      const res = await app.inject({ method, url, headers, payload })
+      t.equal(res.statusCode, status, `${label} ${JSON.stringify(headers)}`)
+      t.match(res.headers['content-type'], /^application\/problem\+json/)
+    }
+  }
   t.same(ops['GET /orders'].responses['400'].description, 'Unspecified, invalid or ambiguous API version')
-  t.same(Object.keys(ops['POST /orders'].responses), ['200', '400', '406', '415'])
-  t.same(ops['POST /orders'].responses['415'], { description: 'Unsupported API version', content: { 'application/problem+json': problem } })
+  t.same(Object.keys(ops['GET /plain'].responses), ['200'], 'an unversioned route reads no version')
+  t.equal((await app.inject({ url: '/plain', headers: { 'content-type': 'application/json; v=9.0', accept: 'application/json; v=9.0' } })).statusCode, 200)
   t.same(await allProblems(app), [])
-  t.equal((await app.inject({ url: '/orders', headers: { accept: 'application/json; v=9.0' } })).statusCode, 406, 'as the server answers')
-  t.equal((await app.inject({ method: 'POST', url: '/orders', headers: { 'content-type': 'application/json; v=9.0' }, payload: '{}' })).statusCode, 415)
 
   const mixed = await buildDocs({ problemDetails: true, versionReader: { mediaType: 'v' } }, {}, app => { app.get('/orders', { apiVersions: '1.0' }, ok) })
   t.same(Object.keys(operations(documentOf(mixed, '1.0'))['GET /orders'].responses), ['200', '400'], 'with other readers, the usual status')

@@ -1,8 +1,9 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions } from '../lib/openapi/index.js'
 import { loadPeer } from '../lib/openapi/peers.js'
+import { logged } from './helpers.js'
 
 t.test('bad options fail start-up, naming the option', async t => {
   const cases: Array<[unknown, RegExp]> = [
@@ -106,4 +107,53 @@ t.test('registered after unversioned routes only: a warning naming them (another
   clean.get('/orders', { apiVersions: '1.0' }, async () => 'x')
   await clean.ready()
   t.same(quiet, [], 'no word in the right order')
+})
+
+t.test('routes out of its reach (in a plugin beside it, or outside it): a warning naming them and where to register it; none when it sees them all', async t => {
+  const ok = async () => 'ok'
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'warn', stream } })
+  await app.register(apiVersioning)
+  await app.register(async docs => { await docs.register(apiVersioningOpenApi) })
+  await app.register(async api => {
+    api.get('/orders', { apiVersions: '1.0' }, ok)
+    api.get('/orders', { apiVersions: '2.0', constraints: { host: 'example.com' } }, ok)
+    api.route({ method: ['POST', 'PUT'], url: '/orders/:id', apiVersions: ['1.0', '2.0'], handler: ok })
+    api.get('/ping', { apiVersionNeutral: true }, ok)
+    api.get('/health', ok)
+  }, { prefix: '/api' })
+  app.get('/late', { apiVersions: '1.0' }, ok)
+  await app.ready()
+  t.same(lines.filter(line => line.code !== undefined).map(({ level, code, msg }) => ({ level, code, msg })), [{
+    level: 40,
+    code: 'FST_API_VERSIONING_OPENAPI_SCOPE',
+    msg: 'fastify-api-versioning/openapi: routes were declared where it cannot see them (in a plugin beside the one it was registered in, or outside it), so no document has them: GET /api/orders, POST /api/orders/:id, PUT /api/orders/:id, GET /api/ping, GET /late; register it at the root, right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes (give a route schema: { hide: true } to leave it out of the documents)'
+  }], 'versioned and neutral routes are named, once per method and path; unversioned ones are not')
+  // What the warning is about: documents that say nothing of the API.
+  const served = await app.inject('/openapi/1.0.json')
+  t.equal(served.statusCode, 200)
+  t.same(served.json().paths, {})
+
+  // None where it sees every versioned route: at the root (hidden routes included), or in the one plugin that has them.
+  const quietly = async (set: (app: FastifyInstance) => Promise<void>): Promise<void> => {
+    const { lines, stream } = logged()
+    const app = Fastify({ logger: { level: 'warn', stream } })
+    await app.register(apiVersioning)
+    await set(app)
+    await app.ready()
+    t.same(lines, [])
+  }
+  await quietly(async app => {
+    await app.register(apiVersioningOpenApi)
+    await app.register(async api => {
+      api.get('/orders', { apiVersions: '1.0' }, ok)
+      api.get('/internal', { apiVersions: '1.0', schema: { hide: true } }, ok)
+    }, { prefix: '/api' })
+  })
+  await quietly(async app => {
+    await app.register(async api => {
+      await api.register(apiVersioningOpenApi)
+      api.get('/orders', { apiVersions: '1.0' }, ok)
+    })
+  })
 })

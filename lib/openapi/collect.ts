@@ -25,7 +25,7 @@ interface Transformed { schema: FastifySchema, url: string }
 /** A documented route: its declaration (which names the path the router files it under). */
 export interface CollectedRoute {
   readonly declaration: DeclarationState
-  /** Fastify validates some part of its requests (body, querystring, params, headers): it can answer 400. */
+  /** Fastify validates some part of its requests (body, querystring, params, headers) and can answer 400 for it. */
   readonly validates: boolean
 }
 
@@ -70,7 +70,8 @@ export class RouteCollector {
       // A route the versioning plugin did not declare (none yet) is unversioned.
       index = this.routes.push({
         declaration: route[kDeclaration] ?? PLAIN,
-        validates: VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null)
+        // With attachValidation the handler gets the error instead: Fastify answers no 400 of its own.
+        validates: route.attachValidation !== true && VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null)
       }) - 1
       this.indexes.set(route, index)
     }

@@ -7,6 +7,7 @@ import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
+import { checkReach } from './reach.js'
 import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
@@ -50,6 +51,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const { options: versioning, paths, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
   checkOrder(fastify)
+  checkReach(fastify, state)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)

@@ -84,7 +84,7 @@ const ref = (name: string): { $ref: string } => ({ $ref: SCHEMA_REF + name })
 /**
  * Documents the errors an operation can answer with, as the server writes them: a response whose schema is
  * ProblemDetails under the problem's media type; the version errors, merged with any response the route declares
- * for that status; Fastify's validation error beside them on routes that validate; and the
+ * for that status; Fastify's validation error on every route that validates, versioned or not; and the
  * `api-supported-versions` and `api-deprecated-versions` headers of `reportApiVersions`.
  */
 export function describeResponses (operation: OperationObject, route: CollectedRoute, context: ResponseContext): void {
@@ -92,19 +92,28 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   const responses = operation.responses as Record<string, Response>
   for (const response of Object.values(responses)) problemMediaType(response, context.errorObjects)
   const { declaration } = route
-  if (declaration.kind === 'plain') return
   const { options, errorObjects } = context
   const versionError = options.problemDetails ? errorContent(errorObjects !== null) : {}
-  for (const [status, kinds] of errorsOf(declaration, options, operation.requestBody !== undefined)) {
+  const errors = declaration.kind === 'plain' ? new Map<string, Kind[]>() : errorsOf(declaration, options)
+  // Any route that validates can answer Fastify's 400, versioned or not.
+  if (route.validates && !errors.has('400')) errors.set('400', [])
+  for (const [status, kinds] of errors) {
     const declared = responses[status] ?? responses[status[0] + 'XX']
     const content: Content = structuredClone(declared?.content) ?? {}
-    for (const [type, media] of Object.entries(versionError)) addBody(content, type, media.schema)
-    let description = describe(kinds)
+    const causes: string[] = []
+    if (kinds.length > 0) {
+      for (const [type, media] of Object.entries(versionError)) addBody(content, type, media.schema)
+      causes.push(describe(kinds))
+    }
     // Fastify's own validation error, unless the route says what its 400 is under application/json.
     if (status === '400' && route.validates && declared?.content?.[JSON_TYPE] === undefined) {
       addBody(content, JSON_TYPE, ref(errorObjects?.allErrors === true ? ERROR_OBJECT : FASTIFY_ERROR))
-      description += ', or a request that fails validation'
+      causes.push('a request that fails validation')
     }
+    // An unversioned route whose own 400 stands: nothing to add.
+    if (causes.length === 0) continue
+    let description = causes.join(', or ')
+    description = description[0].toUpperCase() + description.slice(1)
     if (declared !== undefined) {
       description = declared.description === undefined || declared.description === NO_DESCRIPTION
         ? `${description}, or the route's own response`
@@ -121,7 +130,7 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   }
 }
 
-function errorsOf (declaration: CollectedRoute['declaration'], options: ResolvedOptions, hasBody: boolean): Map<string, Kind[]> {
+function errorsOf (declaration: CollectedRoute['declaration'], options: ResolvedOptions): Map<string, Kind[]> {
   const errors = new Map<string, Kind[]>()
   const add = (status: number, kind: Kind): void => {
     const kinds = errors.get(String(status))
@@ -135,9 +144,10 @@ function errorsOf (declaration: CollectedRoute['declaration'], options: Resolved
   if (declaration.inPath) {
     add(404, 'unsupported')
   } else if (isMediaTypeOnly(options)) {
-    // As the server answers when only media types carry versions: a type it cannot give, or cannot take.
+    // As the server answers when only media types carry versions: a type it cannot take (415) for any request
+    // that has a Content-Type, whatever its method and with or without a body schema; else one it cannot give.
     add(406, 'unsupported')
-    if (hasBody) add(415, 'unsupported')
+    add(415, 'unsupported')
   } else {
     add(options.unsupportedApiVersionStatusCode, 'unsupported')
   }

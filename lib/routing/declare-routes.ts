@@ -76,7 +76,9 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
     route.schema = allowed.schema
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
-    Object.assign(route, { [kDeclaration]: { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey } })
+    const declared = { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey }
+    Object.assign(route, { [kDeclaration]: declared })
+    table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     const bound = constraintsKey !== ''
     const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && bound, inPath) : null
     if (declaration.kind === 'neutral') {

@@ -1,5 +1,6 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 import { coded } from '../errors.js'
+import type { VersioningRoute } from '../state.js'
 
 /** How a route takes part in versioning. */
 export type RouteKind = 'versioned' | 'neutral' | 'plain'
@@ -144,6 +145,8 @@ export class RouteTable {
   private readonly methods = new Map<string, MethodEntry>()
   /** Every version declared anywhere: what version-neutral routes accept. */
   readonly declared = new Set<string>()
+  /** Every versioned and version-neutral route: what the openapi entry checks it has seen. */
+  readonly routes: VersioningRoute[] = []
 
   entry (method: string, pathKey: string): MethodEntry {
     const id = method + ' ' + pathKey
