@@ -99,7 +99,7 @@ t.test('the four problems', async t => {
   }
 })
 
-t.test('only paths that carry the version ask the router for it', async t => {
+t.test('a path version is read in place; the router is asked only where the URL reads otherwise than the route', async t => {
   let lookups = 0
   const app = await build(undefined, app => {
     const findRoute = app.findRoute.bind(app)
@@ -113,7 +113,9 @@ t.test('only paths that carry the version ask the router for it', async t => {
   t.same((await app.inject('/ping?api-version=1.0')).json(), { route: 'neutral', version: '1.0' })
   t.equal(lookups, 0, 'no second lookup where the path has no version')
   t.same((await app.inject('/api/v1.0/items')).json(), { route: 'in path', version: '1.0' })
-  t.equal(lookups, 1)
+  t.equal(lookups, 0, 'nor where the URL repeats the route\'s text')
+  t.same((await app.inject('/api/v%31.0/items')).json(), { route: 'in path', version: '1.0' })
+  t.equal(lookups, 1, 'an escape is the router\'s to decode')
 })
 
 t.test('unsupportedApiVersionStatusCode sets the Unsupported status, but not for a version in the path', async t => {

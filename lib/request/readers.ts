@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { readMediaTypes, type MediaTypeConfig } from './media-type.js'
 import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
+import { segmentIn, type PathSegment } from './path-segment.js'
 
 /** Where versions are read; names are lower-case. */
 export interface ReaderConfig {
@@ -12,20 +13,30 @@ export interface ReaderConfig {
   readonly mediaType: MediaTypeConfig | null
   /** The route parameter name that carries the version in the path, or null. */
   readonly segmentName: string | null
-  /** Finds the raw path version of a request, or undefined; null when no route carries one. */
+  /** The last query string that was one version (see readQuery), kept per reader: names differ between apps. */
+  readonly lastQuery: LastQuery
+  /** Asks the router for the raw path version of a request, or undefined; null when no route carries one. */
   readonly findSegment: ((method: string, url: string, host: string | undefined) => string | undefined) | null
+}
+
+/** A query string that is one value under a query name (`api-version=1.0`), and what it reads as. */
+export interface LastQuery {
+  text: string
+  name: string
+  value: string
 }
 
 /**
  * Collects every raw value from the query string, the headers (each header line on its own), the media types
- * of `Content-Type` and `Accept`, and the URL path into one outcome. Never throws; linear in the size of the URL and headers.
+ * of `Content-Type` and `Accept`, and the URL path (where `segment` says the route's path carries it) into one
+ * outcome. Never throws; linear in the size of the URL and headers.
  */
-export function readRequest (req: IncomingMessage, config: ReaderConfig): VersionOutcome {
+export function readRequest (req: IncomingMessage, config: ReaderConfig, segment: PathSegment | null = null): VersionOutcome {
   const outcome = new VersionOutcome()
   const url = req.url ?? ''
   if (config.queryNames.length > 0) {
     const q = url.indexOf('?')
-    if (q !== -1 && !readQuery(url, q + 1, config.queryNames, config.shortestQueryName, outcome)) return outcome
+    if (q !== -1 && !readQuery(url, q + 1, config, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
   if (config.mediaType !== null) {
@@ -33,23 +44,30 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig): Versio
     if (!readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
     outcome.fromMediaType = outcome.count > before
   }
-  if (config.findSegment !== null) {
-    // The host as the router derives it: HTTP/2 requests carry it in `:authority`.
-    const value = config.findSegment(req.method ?? 'GET', url, (req.headers.host || req.headers[':authority']) as string | undefined)
+  if (segment !== null) {
+    // In place where the URL reads as the route's path, else from the router, with the host as the router
+    // derives it (HTTP/2 requests carry it in `:authority`).
+    const value = (segment.prefix === null ? undefined : segmentIn(url, segment.prefix)) ??
+      (config.findSegment as NonNullable<ReaderConfig['findSegment']>)(req.method ?? 'GET', url, (req.headers.host || req.headers[':authority']) as string | undefined)
     if (value !== undefined) outcome.add(value, config.segmentName as string, true)
   }
   return outcome
 }
 
 /**
- * Reads `names` from the query string of `url` starting at `start`; false once the outcome is final. Linear in
- * the query: the next `=` is remembered across segments, so no character is searched twice (a segment without
- * `=` must not send a search for one to the end of the URL each time), and a segment shorter than every name
- * is skipped without being copied. A name as configured is matched in place; only other spellings (case,
- * escapes) are copied to be decoded.
+ * Reads the query names from the query string of `url` starting at `start`; false once the outcome is final.
+ * Clients send one query string to many paths (`api-version=1.0`): one that was a single value last time is
+ * compared whole, which costs less than reading it. Otherwise linear in the query: the next `=` is remembered
+ * across segments, so no character is searched twice (a segment without `=` must not send a search for one to
+ * the end of the URL each time), and a segment shorter than every name is skipped without being copied. A name
+ * as configured is matched in place; only other spellings (case, escapes) are copied to be decoded.
  */
-function readQuery (url: string, start: number, names: readonly string[], shortest: number, outcome: VersionOutcome): boolean {
+function readQuery (url: string, start: number, config: ReaderConfig, outcome: VersionOutcome): boolean {
   const end = url.length
+  const last = config.lastQuery
+  if (end - start === last.text.length && url.endsWith(last.text)) return outcome.add(last.value, last.name, false)
+  const { queryNames: names, shortestQueryName: shortest } = config
+  const first = start
   let eq = start - 1
   while (start <= end) {
     let amp = url.indexOf('&', start)
@@ -58,7 +76,15 @@ function readQuery (url: string, start: number, names: readonly string[], shorte
     const nameEnd = eq === -1 || eq > amp ? amp : eq
     if (nameEnd - start >= shortest) {
       const name = matchName(url.slice(start, nameEnd), names)
-      if (name !== null && !outcome.add(valueAt(url, nameEnd + 1, amp), name, false)) return false
+      if (name !== null) {
+        const value = valueAt(url, nameEnd + 1, amp)
+        if (start === first && amp === end) {
+          last.text = url.slice(first)
+          last.name = name
+          last.value = value
+        }
+        if (!outcome.add(value, name, false)) return false
+      }
     }
     start = amp + 1
   }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { ResolvedOptions } from '../options.js'
 import { NONE, type VersionOutcome } from './outcome.js'
+import type { PathSegment } from './path-segment.js'
 import { readRequest, type ReaderConfig } from './readers.js'
 
 /**
@@ -16,9 +17,9 @@ export type FindSegment = (method: string, url: string, host: string | undefined
 /** Reads a request's version, when a versioned or version-neutral route asks, and keeps the outcome on it. */
 export interface RequestReader {
   /** Reads the request (its path too, on a route whose path carries the version): the router's stores call it. */
-  read (raw: RawRequest, inPath: boolean): VersionOutcome
+  read (raw: RawRequest, segment: PathSegment | null): VersionOutcome
   /** The outcome the router read, or one read now (on a neutral route, which has no constraint). */
-  outcomeOf (raw: RawRequest, inPath: boolean): VersionOutcome
+  outcomeOf (raw: RawRequest, segment: PathSegment | null): VersionOutcome
 }
 
 export function createRequestReader (options: ResolvedOptions, findSegment: FindSegment): RequestReader {
@@ -29,19 +30,18 @@ export function createRequestReader (options: ResolvedOptions, findSegment: Find
     headerNames: options.headerNames,
     mediaType: options.mediaType,
     segmentName: options.segmentName,
-    findSegment: null
+    lastQuery: { text: '', name: '', value: '' },
+    findSegment
   }
-  // Only the routes whose path carries the version read it there: that costs a second router lookup.
-  const pathReaders: ReaderConfig = { ...readers, findSegment }
 
-  function read (raw: RawRequest, inPath: boolean): VersionOutcome {
-    const outcome = readRequest(raw, inPath ? pathReaders : readers)
+  function read (raw: RawRequest, segment: PathSegment | null): VersionOutcome {
+    const outcome = readRequest(raw, readers, segment)
     if (outcome.kind === NONE) outcome.version = assumed
     raw[kOutcome] = outcome
     return outcome
   }
   return {
     read,
-    outcomeOf: (raw, inPath) => raw[kOutcome] ?? read(raw, inPath)
+    outcomeOf: (raw, segment) => raw[kOutcome] ?? read(raw, segment)
   }
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { NONE, type VersionOutcome } from '../request/outcome.js'
+import type { PathSegment } from '../request/path-segment.js'
 import type { FindSegment } from '../request/request-reader.js'
 
 /** The router constraint the plugin owns. */
@@ -20,6 +21,10 @@ export const DEPRECATED = ' (deprecated)'
  * route for what the store picks, and go on to other routes, so such a route sets `apiVersion` itself.
  */
 export const kBound = Symbol.for('fastify-api-versioning.bound')
+/** Set on the versions of a route whose path carries the version: where it is (see request/path-segment.ts). */
+export const kSegment = Symbol.for('fastify-api-versioning.segment')
+// Routes of one router node whose paths read the version from different texts: the router is asked.
+const ASK_ROUTER: PathSegment = { prefix: null }
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
@@ -38,7 +43,7 @@ export interface VersionLookup {
    * a request it sends on to another node after a store's pick is rejected: reading again costs less than
    * looking for an earlier outcome on every request (a miss on the request object is a slow lookup).
    */
-  read (req: IncomingMessage, inPath: boolean): VersionOutcome
+  read (req: IncomingMessage, segment: PathSegment | null): VersionOutcome
   /** The version for a request that gives none, chosen among a node's versions; null when none is assumed there. */
   readonly select: ((req: IncomingMessage, node: NodeVersions, outcome: VersionOutcome) => ApiVersion | null) | null
   /**
@@ -65,7 +70,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
       const byKey = new Map<string, number>()
       const node: NodeVersions = { supported: [], deprecated: [] }
       let fallback = 0
-      let inPath = false
+      let segment: PathSegment | null = null
       // The routes with no other constraints: when the store's pick includes one, the router takes it (or the
       // hidden route beside them, which has none either), so the request is served as the version read here.
       let unbound = 0
@@ -76,7 +81,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           // may share a version, so `set` adds the route's bit to each version's routes.
           if (Array.isArray(value)) return 0
           const req = value as IncomingMessage
-          const outcome = lookup.read(req, inPath)
+          const outcome = lookup.read(req, segment)
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
           let bits = version === null ? undefined : byKey.get(version.key)
@@ -98,7 +103,8 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
             if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
             for (const text of value) {
               if (text === IN_PATH) {
-                inPath = true
+                const own = (value as { [kSegment]?: PathSegment })[kSegment] as PathSegment
+                segment = segment === null || segment.prefix === own.prefix ? own : ASK_ROUTER
                 continue
               }
               const deprecated = text.endsWith(DEPRECATED)

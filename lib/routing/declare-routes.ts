@@ -2,12 +2,12 @@ import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, onSendHo
 import type { Lifecycle } from '../lifecycle/lifecycle.js'
 import type { ResolvedOptions } from '../options.js'
 import { kDeclaration } from '../state.js'
-import { DEPRECATED, IN_PATH, kBound, STRATEGY } from './constraint.js'
+import { DEPRECATED, IN_PATH, kBound, kSegment, STRATEGY } from './constraint.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
 import type { RouteHooks } from './route-hooks.js'
-import { constraintKey, hasParam, routePathKey, type RouterPathOptions } from './route-path.js'
+import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOptions } from './route-path.js'
 import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
@@ -80,24 +80,28 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     Object.assign(route, { [kDeclaration]: declared })
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     const bound = constraintsKey !== ''
-    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && bound, inPath) : null
+    const segment = inPath ? { prefix: segmentPrefix(route.url, options.segmentName as string) } : null
+    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && bound, segment) : null
     if (declaration.kind === 'neutral') {
-      route.onRequest = prepend(hooks.neutral(inPath), route.onRequest)
+      route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
       route.onSend = append(append(route.onSend, hooks.versionHeaders(null)), logServed)
       return
     }
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
     // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
-    const hook = bound || options.logApiVersion ? hooks.versioned(inPath, bound, options.logApiVersion) : null
-    const hiddenHook = bound ? hooks.versioned(inPath, true, false) : null
+    const hook = bound || options.logApiVersion ? hooks.versioned(segment, bound, options.logApiVersion) : null
+    const hiddenHook = bound ? hooks.versioned(segment, true, false) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
     route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse), logServed)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
-    if (inPath) versions.push(IN_PATH)
+    if (segment !== null) {
+      versions.push(IN_PATH)
+      Object.defineProperty(versions, kSegment, { value: segment })
+    }
     if (bound) Object.defineProperty(versions, kBound, { value: true })
     route.constraints = { ...others, [STRATEGY]: versions }
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash

@@ -6,6 +6,7 @@ import type { ProblemChoice } from '../problems/problem-choice.js'
 import type { ProblemWriting } from '../problems/problem-writing.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { NONE, ONE, type VersionOutcome } from '../request/outcome.js'
+import type { PathSegment } from '../request/path-segment.js'
 import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
 import type { PathEntry } from './route-table.js'
 
@@ -85,9 +86,9 @@ export function createRouteHooks (parts: HookParts) {
    * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`),
    * for every later log line of the request; never the hidden route's, which serves no version.
    */
-  function versioned (inPath: boolean, setsVersion: boolean, logs: boolean): onRequestHookHandler {
+  function versioned (segment: PathSegment | null, setsVersion: boolean, logs: boolean): onRequestHookHandler {
     return function apiVersionRead (request, reply, done) {
-      const outcome = reader.outcomeOf(request.raw, inPath)
+      const outcome = reader.outcomeOf(request.raw, segment)
       if (setsVersion) outcome.served = outcome.version
       if (logs && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
@@ -96,15 +97,15 @@ export function createRouteHooks (parts: HookParts) {
 
   /**
    * With `logApiVersion`, on versioned routes (`bound`: with other constraints, see `versioned`) and neutral ones
-   * (`inPath` tells where the latter read): a response that an earlier onRequest hook sent (a 401 from
+   * (`segment` tells where the latter read): a response that an earlier onRequest hook sent (a 401 from
    * authentication) still names the version the route serves in its "request completed" line.
    */
-  function logServed (bound: boolean, inPath: boolean): onSendHookHandler {
+  function logServed (bound: boolean, segment: PathSegment | null): onSendHookHandler {
     return function apiVersionLog (request, reply, payload, done) {
       const raw = request.raw as RawRequest
       // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
       // an earlier hook may have preempted.
-      const outcome = raw[kOutcome] ?? neutralOutcome(raw, inPath)
+      const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.logged ? null : bound ? outcome.version : outcome.served
       if (served !== null) logVersion(request, outcome, served)
       done(null, payload)
@@ -112,15 +113,15 @@ export function createRouteHooks (parts: HookParts) {
   }
 
   // A neutral route serves no version, or one that some route declares.
-  function neutralOutcome (raw: RawRequest, inPath: boolean): VersionOutcome {
-    const outcome = reader.outcomeOf(raw, inPath)
+  function neutralOutcome (raw: RawRequest, segment: PathSegment | null): VersionOutcome {
+    const outcome = reader.outcomeOf(raw, segment)
     outcome.served = outcome.kind === ONE && declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
     return outcome
   }
 
-  function neutral (inPath: boolean): onRequestHookHandler {
+  function neutral (segment: PathSegment | null): onRequestHookHandler {
     return function apiVersionNeutral (request, reply, done) {
-      const outcome = neutralOutcome(request.raw, inPath)
+      const outcome = neutralOutcome(request.raw, segment)
       if (logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
       done()
     }

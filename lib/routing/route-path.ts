@@ -86,3 +86,17 @@ export function hasParam (url: string, name: string): boolean {
   }
   return false
 }
+
+/**
+ * The static text before the version parameter `name` of a route path that carries it, where the version's text
+ * can be read from a URL in place (see request/path-segment.ts): `name` is the path's first parameter, nothing
+ * but the end of its segment follows it, and the text before it has nothing the router reads otherwise than
+ * literally (a wildcard, an escape). Null otherwise: the router is asked.
+ */
+export function segmentPrefix (url: string, name: string): string | null {
+  const colon = url.indexOf(':')
+  const after = url.charCodeAt(colon + 1 + name.length)
+  if (!url.startsWith(name, colon + 1) || !(Number.isNaN(after) || after === 47)) return null
+  const prefix = url.slice(0, colon)
+  return /[*%]/.test(prefix) ? null : prefix
+}
