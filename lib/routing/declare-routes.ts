@@ -98,7 +98,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
-    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse), logServed)
+    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse(declaration)), logServed)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (inPath) versions.push(IN_PATH)
     if (bound) Object.defineProperty(versions, kBound, { value: true })
