@@ -18,7 +18,7 @@ import { guardOutsideScope } from './routing/outside-scope.js'
 import { createRouteHooks } from './routing/route-hooks.js'
 import { routerPathOptions } from './routing/route-path.js'
 import { RouteTable } from './routing/route-table.js'
-import { warnOfEarlyRoutes } from './routing/routes-so-far.js'
+import { earlyRoutes } from './routing/routes-so-far.js'
 import { kState } from './state.js'
 import { coded } from './errors.js'
 
@@ -76,8 +76,6 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasConstraintStrategy(STRATEGY)) {
     return done(coded(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'), 'FST_API_VERSIONING_REGISTERED_TWICE'))
   }
-  warnOfEarlyRoutes(fastify)
-
   const errorObjects = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects] ?? null
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const writing = createProblemWriting(options, errorObjects, problems, message => fastify.log.warn(message))
@@ -85,7 +83,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName))
   const table = new RouteTable()
   const hooks = createRouteHooks({ options, declared: table.declared, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
-  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log })
+  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify) })
 
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
   fastify.addHook('onRoute', declaring.onRoute)

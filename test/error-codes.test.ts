@@ -21,6 +21,7 @@ t.test('every error carries a stable code', async t => {
     ['a bad set', () => withApiVersions({}, async () => {}), 'FST_API_VERSIONING_INVALID_DECLARATION'],
     ['a conflict', async () => (await build()).get('/a', { apiVersions: ['1.0'] }, says('a')).get('/a', { apiVersions: '1' }, says('b')), 'FST_API_VERSIONING_ROUTE_CONFLICT'],
     ['a RegExp host', async () => (await build()).get('/a', { apiVersions: '1.0', constraints: { host: /x/ } }, says('a')), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'],
+    ['a plain-name $ref the plugin cannot find', async () => (await build()).get('/a', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: '#q' }] } } }, says('a')), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'],
     ['outside the scope', async () => {
       const app = Fastify()
       await app.register(async api => { await api.register(apiVersioning) })

@@ -110,6 +110,22 @@ t.test('a version a hook assigns is the one the response names; any value a plai
   }
 })
 
+t.test('a success names the version as the client spelled it, or as the route declares it when the spelling is longer', async t => {
+  const app = await build(onlyMedia, app => {
+    app.get('/one', { apiVersions: '1', deprecatedApiVersions: '0' }, says('one'))
+    app.get('/two', { apiVersions: '2.0' }, says('two'))
+  })
+  const name = async (url: string, v: string) => (await app.inject({ url, headers: { accept: `application/json;v=${v}` } })).headers['content-type']
+  t.equal(await name('/one', '1.0'), 'application/json; charset=utf-8; v=1', "the route's form, not the longer spelling")
+  t.equal(await name('/one', '01'), 'application/json; charset=utf-8; v=1')
+  t.equal(await name('/one', '1'), 'application/json; charset=utf-8; v=1')
+  t.equal(await name('/one', '0.0'), 'application/json; charset=utf-8; v=0', 'a deprecated version as declared too')
+  t.equal(await name('/two', '2'), 'application/json; charset=utf-8; v=2', 'a spelling no longer than the declared one is kept')
+  t.equal(await name('/two', '2.00'), 'application/json; charset=utf-8; v=2.0')
+  const vendor = await build({ versionReader: { mediaType: { template: 'application/vnd.acme.v{version}+json' } } }, app => { app.get('/x', { apiVersions: '2' }, says('x')) })
+  t.equal((await vendor.inject({ url: '/x', headers: { accept: 'application/vnd.acme.v2.0+json' } })).headers['content-type'], 'application/vnd.acme.v2+json; charset=utf-8')
+})
+
 t.test('a success names the version as the client spelled it, or in its short form when the spelling is longer', async t => {
   const app = await orders(onlyMedia)
   const name = async (v: string) => (await app.inject({ url: '/orders', headers: { accept: `application/json;v=${v}` } })).headers['content-type']

@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox'
 import apiVersioning from '../lib/index.js'
 import { build as buildApp } from './helpers.js'
 
-// Ajv as strict as an app can make it: additional properties are rejected, not removed.
-const strict = { ajv: { customOptions: { removeAdditional: false } } } as const
+// Ajv as strict as an app can make it: additional properties are rejected, not removed. An app that uses $anchor
+// names it as a keyword: Ajv 8 resolves it, but knows it as no keyword in strict mode, whatever the draft.
+const strict = { ajv: { customOptions: { removeAdditional: false as const, keywords: ['$anchor'] } } }
 
 async function build (routes: (app: FastifyInstance) => void): Promise<FastifyInstance> {
   const app = Fastify(strict) as unknown as FastifyInstance
@@ -27,6 +28,15 @@ async function build (routes: (app: FastifyInstance) => void): Promise<FastifyIn
   app.addSchema({ $id: 'Tree', type: 'object', properties: { page: { type: 'integer' }, deep: {} }, additionalProperties: false, if: { required: ['deep'] }, then: { $ref: 'Tree#' } })
   app.addSchema({ $id: 'http://example.com/schemas/sort.json', type: 'string', enum: ['asc', 'desc'] })
   app.addSchema({ $id: 'Lists', definitions: { query: { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false } } })
+  app.addSchema({
+    $id: 'Named',
+    definitions: {
+      query: { $id: '#query', type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false },
+      anchored: { $anchor: 'anchored', type: 'object', properties: { page: { $ref: '#/definitions/page' } }, additionalProperties: false },
+      page: { type: 'integer', minimum: 1 }
+    }
+  })
+  app.addSchema({ $id: 'Deep', definitions: { query: { type: 'object', properties: { page: { $id: '#page', allOf: [{ $ref: '#/definitions/int' }] } }, additionalProperties: false }, int: { type: 'integer', minimum: 1 } } })
   await app.register(apiVersioning, { problemDetails: true, versionReader: { query: ['api-version', 'v'] } })
   routes(app)
   return app
@@ -108,6 +118,33 @@ t.test('a $ref with a JSON pointer, into a shared schema or the route\'s own, is
   t.same((await app.inject('/tree?api-version=1.0&page=2')).json(), { 'api-version': '1.0', page: 2 }, 'a schema that refers to itself is followed once')
   t.same((await app.inject('/local?v=1.0&page=2')).json(), { v: '1.0', page: 2 })
   t.equal((await app.inject('/local?v=1.0&x=2')).statusCode, 400)
+})
+
+t.test('a $ref to a plain-name fragment ($id \'#name\' or $anchor), into a shared schema or the route\'s own, is extended as well', async t => {
+  const own = { type: 'object', properties: { page: { type: 'integer' } }, additionalProperties: false }
+  const app = await build(app => {
+    app.get('/named', { apiVersions: '1.0', schema: { querystring: { $ref: 'Named#query' } } }, async request => request.query)
+    app.get('/anchored', { apiVersions: '1.0', schema: { querystring: { $ref: 'Named#anchored' } } }, async request => request.query)
+    app.get('/both', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: 'Named#query' }, { $ref: 'Named#anchored' }] } } }, async request => request.query)
+    app.get('/local', { apiVersions: '1.0', schema: { querystring: { definitions: { q: { ...own, $anchor: 'q' }, r: { ...own, $id: '#r' } }, allOf: [{ $ref: '#q' }], anyOf: [{ $ref: '#r' }] } } }, async request => request.query)
+    app.get('/deep', { apiVersions: '1.0', schema: { querystring: { $ref: 'Deep#/definitions/query' } } }, async request => request.query)
+    app.get('/nested', { apiVersions: '1.0', schema: { querystring: { definitions: { q: { ...own, properties: { page: { $anchor: 'page', type: 'integer' } } } }, allOf: [{ $ref: '#/definitions/q' }], properties: { page: { $ref: '#page' } } } } }, async request => request.query)
+  })
+  for (const url of ['/named', '/anchored', '/both', '/local', '/deep', '/nested']) {
+    t.same((await app.inject(`${url}?api-version=1.0&page=2`)).json(), { 'api-version': '1.0', page: 2 }, url)
+    t.same((await app.inject(`${url}?v=1.0`)).json(), { v: '1.0' }, url)
+    t.equal((await app.inject(`${url}?api-version=1.0&other=1`)).statusCode, 400, `${url}: other names are still rejected`)
+    t.equal((await app.inject(`${url}?api-version=1.0&page=x`)).statusCode, 400, `${url}: and the schema still validates`)
+  }
+  t.equal((await app.inject('/anchored?api-version=1.0&page=0')).statusCode, 400, 'its own references still resolve')
+  t.equal((await app.inject('/deep?api-version=1.0&page=0')).statusCode, 400, 'and those under a plain-name $id in it')
+  t.equal((app.getSchema('Named') as { definitions: { query: { properties: object } } }).definitions.query.properties['api-version' as never], undefined, 'the shared schema is not changed')
+})
+
+t.test('a $ref to a plain name the plugin cannot find in its schema is a start-up error naming the route and what to add', async t => {
+  const app = await build(() => {})
+  t.throws(() => app.get('/x', { apiVersions: '1.0', schema: { querystring: { $ref: 'Named#nothing' } } }, async () => 'x'), /route GET \/x: its querystring schema refers to Named#nothing, a plain-name fragment, but Named has no subschema with \$id '#nothing' or \$anchor 'nothing', so the plugin cannot add the version names to it; give the schema meant \$anchor: 'nothing', or refer to it by JSON pointer \(Named#\/definitions\/\.\.\.\)/)
+  t.throws(() => app.get('/p/:apiVersion', { apiVersions: '1.0', schema: { params: { definitions: {}, allOf: [{ $ref: '#p' }] } } }, async () => 'x'), /route GET \/p\/:apiVersion: its params schema refers to #p, a plain-name fragment, but the route's own schema has no subschema with \$id '#p' or \$anchor 'p'/)
 })
 
 t.test('a strict shared schema added after the route is a start-up error naming the route and what to add', async t => {

@@ -9,6 +9,7 @@ import { createNearMissWarnings } from './near-misses.js'
 import type { RouteHooks } from './route-hooks.js'
 import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOptions } from './route-path.js'
 import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
+import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
@@ -20,6 +21,8 @@ export interface DeclaringParts {
   readonly lifecycle: Pick<Lifecycle, 'policyHeaders' | 'retiresAt'>
   readonly router: RouterPathOptions
   readonly log: FastifyBaseLogger
+  /** The routes in the router when the plugin loaded (see reportEarlyRoutes). */
+  readonly early: readonly string[]
 }
 
 /** The onRoute and onReady hooks that turn each route's declaration into routes of the router. */
@@ -34,12 +37,13 @@ export interface RouteDeclaring {
  * hidden route that answers what no version route takes. Routes are checked against one another in the table, and
  * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
  */
-export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log }: DeclaringParts): RouteDeclaring {
+export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early }: DeclaringParts): RouteDeclaring {
   const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
+  let versioning = false
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -71,6 +75,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
+    versioning = true
 
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
     const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
@@ -96,7 +101,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
-    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse), logServed)
+    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse(declaration)), logServed)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
@@ -129,6 +134,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     for (const policy of options.policies.values()) {
       if (!table.declared.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
+    reportEarlyRoutes(early, versioning, log)
     if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)
     for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
     done()

@@ -8,7 +8,7 @@ import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-typ
 import { NONE, ONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
-import type { PathEntry } from './route-table.js'
+import type { PathEntry, RouteDeclaration } from './route-table.js'
 
 const SUPPORTED_HEADER = 'api-supported-versions'
 const DEPRECATED_HEADER = 'api-deprecated-versions'
@@ -40,6 +40,7 @@ export function createRouteHooks (parts: HookParts) {
   const { timeOf, retirementHeaders } = parts.lifecycle
   const { reportApiVersions, logApiVersion } = options
   const vary = varyOf(options.headerNames, options.mediaType !== null)
+  const mediaType = options.mediaType
 
   // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
   // Asked with hasHeader: a getHeader('vary') here would make the getHeader('content-type') of Fastify's
@@ -163,15 +164,18 @@ export function createRouteHooks (parts: HookParts) {
 
   // A success response to a version given in a media type names the version in its own media type, as ASP.NET
   // does (only on success: a problem stays application/problem+json): as the client spelled it (`2` stays `2`),
-  // but never longer than the version's own form (`02.00` is `2.0`), unless a hook or handler assigned
-  // request.apiVersion another version (or none, or, from plain JS, something else).
-  function mediaTypeResponse (config: MediaTypeConfig): onSendHookHandler {
+  // but never longer than the route declares it (`1.0` or `01` is `1` on a route of `'1'`), so that no client
+  // text longer than the route's own reaches the header, unless a hook or handler assigned request.apiVersion
+  // another version (or none, or, from plain JS, something else).
+  function mediaTypeResponse (config: MediaTypeConfig, declaration: RouteDeclaration): onSendHookHandler {
+    // The route serves only versions it declares, so every version it serves has its form here.
+    const declared = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, v.toString()]))
     return function apiVersionMediaType (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
       if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
         const served: unknown = request.apiVersion
-        const text = !(served instanceof ApiVersion) ? null : served === outcome.served ? shortest(outcome.text as string, served) : served.toString()
+        const text = !(served instanceof ApiVersion) ? null : served === outcome.served ? shortest(outcome.text as string, declared.get(served.key) as string) : served.toString()
         if (text !== null) reply.header('content-type', withMediaTypeVersion(type, text, config, outcome.source))
       }
       done(null, payload)
@@ -186,7 +190,8 @@ export function createRouteHooks (parts: HookParts) {
     neutralCheck,
     answerProblem: apiVersionProblem,
     prefixRoot,
-    mediaTypeResponse: options.mediaType === null ? null : mediaTypeResponse(options.mediaType)
+    /** The media type hook of a versioned route, built for its declaration; null when media types are not read. */
+    mediaTypeResponse: (declaration: RouteDeclaration) => mediaType === null ? null : mediaTypeResponse(mediaType, declaration)
   }
 }
 
@@ -196,9 +201,8 @@ function varyOf (headerNames: readonly string[], mediaType: boolean): string | n
   return names.length > 0 ? names.join(', ') : null
 }
 
-function shortest (spelled: string, version: ApiVersion): string {
-  const own = version.toString()
-  return spelled.length > own.length ? own : spelled
+function shortest (spelled: string, declared: string): string {
+  return spelled.length > declared.length ? declared : spelled
 }
 
 function mergeVary (existing: string, vary: string): string {

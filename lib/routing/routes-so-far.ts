@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 
 const TREE = /^[\s│├└─]*/
 const ROUTE = /^(.*?) \(([A-Z, ]+)\)(?: (\{.*\}))?$/
@@ -30,13 +30,23 @@ export function routesSoFar (fastify: FastifyInstance): RouteSoFar[] {
   return routes
 }
 
+/** The routes already in the router when the plugin loads, as a log line names them: the plugin never sees them. */
+export function earlyRoutes (fastify: FastifyInstance): string[] {
+  return routesSoFar(fastify).map(route => `${route.path} (${route.methods.join(', ')})`)
+}
+
 /**
- * Routes declared before the plugin are not seen, so not versioned: right for a route that declares no versions
- * (a health or docs route), silently wrong for one that does, and Fastify keeps no route's options to tell.
+ * Routes declared before the plugin are not seen, so not versioned, and Fastify keeps no route's options to tell
+ * whether one declared versions. Judged once every route is declared: in an app where some route is versioned or
+ * neutral, early routes are plugins' routes that declare nothing (@fastify/under-pressure's /status, a docs page),
+ * right as they are; in an app where none is, the routes were declared before the plugin loaded (a registration
+ * without `await`), so a warning names them.
  */
-export function warnOfEarlyRoutes (fastify: FastifyInstance): void {
-  const early = routesSoFar(fastify).map(route => `${route.path} (${route.methods.join(', ')})`)
-  if (early.length > 0) {
-    fastify.log.warn(`fastify-api-versioning: routes were declared before the plugin was loaded (${early.join(', ')}): the plugin does not see them, so they are unversioned, which is right for a route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\`. Register apiVersioning before the plugins that add routes (such as @fastify/under-pressure) and this warning goes`)
+export function reportEarlyRoutes (early: readonly string[], versioning: boolean, log: FastifyBaseLogger): void {
+  if (early.length === 0) return
+  if (versioning) {
+    log.debug(`fastify-api-versioning: routes declared before the plugin was loaded are unversioned (${early.join(', ')}): the plugin does not see them, which is right for a plugin's route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\``)
+    return
   }
+  log.warn(`fastify-api-versioning: no route declares versions, and routes were declared before the plugin was loaded (${early.join(', ')}), where it cannot see them: those that declare apiVersions, deprecatedApiVersions or apiVersionNeutral are silently unversioned. \`await app.register(apiVersioning, ...)\` before declaring routes: without \`await\`, app.register(apiVersioning); app.get(...) declares the route first`)
 }

@@ -33,6 +33,9 @@ interface Walk {
   readonly late: string[]
   /** The references being followed, to stop at a cycle. */
   readonly following: string[]
+  /** The route and the part of its schema, as a start-up error names them. */
+  readonly label: string
+  readonly part: string
 }
 
 interface Target {
@@ -65,21 +68,21 @@ export function allowVersionNames (schema: FastifySchema | undefined, names: Ver
   for (const [part, partNames] of parts) {
     const given = schema[part]
     if (partNames.length === 0 || !isSchema(given)) continue
-    const walk: Walk = { names: partNames, shared, root: given, late: [], following: [] }
+    const walk: Walk = { names: partNames, shared, root: given, late: [], following: [], label, part }
     if (needs(given, '', walk)) out = { ...out, [part]: build(given, '', walk) }
     const late = walk.late
-    if (late.length > 0) checks.push(() => checkLate(late, { ...walk, late: [], following: [] }, part, label))
+    if (late.length > 0) checks.push(() => checkLate(late, { ...walk, late: [], following: [] }))
   }
   return { schema: out as FastifySchema, checkLate: checks.length === 0 ? null : () => { for (const check of checks) check() } }
 }
 
 // Once the app is ready every shared schema is known: one that came too late and forbids the names fails start-up.
-function checkLate (late: readonly string[], walk: Walk, part: string, label: string): void {
+function checkLate (late: readonly string[], walk: Walk): void {
   for (const ref of late) {
     const target = follow(ref, '', walk)
     if (target === null || !needs(target.schema, target.base, walk)) continue
     const listed = walk.names.map(name => `'${name}'`).join(' and ')
-    throw coded(new Error(`fastify-api-versioning: route ${label}: its ${part} schema ${ref} forbids names it does not list, and was added after the route, so the plugin could not add the version names to it; add the schema before the route (app.addSchema), or add ${listed} to its properties, e.g. '${walk.names[0]}': { type: 'string' }`), 'FST_API_VERSIONING_LATE_SCHEMA')
+    throw coded(new Error(`fastify-api-versioning: route ${walk.label}: its ${walk.part} schema ${ref} forbids names it does not list, and was added after the route, so the plugin could not add the version names to it; add the schema before the route (app.addSchema), or add ${listed} to its properties, e.g. '${walk.names[0]}': { type: 'string' }`), 'FST_API_VERSIONING_LATE_SCHEMA')
   }
 }
 
@@ -103,26 +106,29 @@ function needs (node: unknown, base: string, walk: Walk): boolean {
   return CONDITIONAL.some(key => needs(node[key], base, walk))
 }
 
-/** A copy of a schema that `needs` the names, with them allowed; its references resolve as the schema's did. */
-function build (node: Schema, base: string, walk: Walk): Schema {
+/**
+ * A copy of a schema that `needs` the names, with them allowed; its references resolve as the schema's did. What
+ * a reference reaches is `copied`: it keeps no plain name, which its original still holds.
+ */
+function build (node: Schema, base: string, walk: Walk, copied = false): Schema {
   if (typeof node.$ref === 'string') {
     // `needs` found what it reaches, and no cycle on the way.
     const target = follow(node.$ref, base, walk) as Target
     walk.following.push(target.ref)
-    const built = build(target.schema, target.base, walk)
+    const built = build(target.schema, target.base, walk, true)
     walk.following.pop()
     return built
   }
   // Without its $id, which would name two different schemas; what it based references on becomes their base.
   if (typeof node.$id === 'string') base = resolve(base, node.$id)
   const { $id, ...rest } = node
-  const out = rebase(rest, base)
+  const out = rebase(rest, base, copied)
   for (const key of COMPOSED) {
     const members = node[key]
-    if (Array.isArray(members)) out[key] = members.map(member => needs(member, base, walk) ? build(member, base, walk) : rebase(member, base))
+    if (Array.isArray(members)) out[key] = members.map(member => needs(member, base, walk) ? build(member, base, walk, copied) : rebase(member, base, copied))
   }
   for (const key of CONDITIONAL) {
-    if (needs(node[key], base, walk)) out[key] = build(node[key] as Schema, base, walk)
+    if (needs(node[key], base, walk)) out[key] = build(node[key] as Schema, base, walk, copied)
   }
   if (isClosed(node)) {
     const properties: Schema = isSchema(node.properties) ? { ...(out.properties as Schema) } : {}
@@ -145,7 +151,10 @@ function isClosed (node: Schema): boolean {
   return (node.additionalProperties !== undefined && node.additionalProperties !== true) || node.unevaluatedProperties === false
 }
 
-/** What a reference reaches: the route's own schema for a local one, else a shared schema, then its JSON pointer. */
+/**
+ * What a reference reaches: the route's own schema for a local one, else a shared schema, then its JSON pointer
+ * or plain name. A plain name it cannot find there cannot be extended, so it fails start-up, naming the route.
+ */
 function follow (ref: string, base: string, walk: Walk): Target | null {
   const absolute = resolve(base, ref)
   const hash = absolute.indexOf('#')
@@ -155,8 +164,46 @@ function follow (ref: string, base: string, walk: Walk): Target | null {
     if (!walk.late.includes(absolute)) walk.late.push(absolute)
     return null
   }
-  const schema = pointer(document, hash === -1 ? '' : absolute.slice(hash + 1))
+  const fragment = hash === -1 ? '' : absolute.slice(hash + 1)
+  if (fragment !== '' && !fragment.startsWith('/')) {
+    const found = named(document, '', absolute)
+    if (found !== null) return found
+    const where = id === '' ? "the route's own schema" : id
+    throw coded(new Error(`fastify-api-versioning: route ${walk.label}: its ${walk.part} schema refers to ${absolute}, a plain-name fragment, but ${where} has no subschema with $id '#${fragment}' or $anchor '${fragment}', so the plugin cannot add the version names to it; give the schema meant $anchor: '${fragment}', or refer to it by JSON pointer (${id}#/definitions/...)`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
+  }
+  const schema = pointer(document, fragment)
   return isSchema(schema) ? { schema, base: id, ref: absolute } : null
+}
+
+// The keywords under which Ajv looks for subschemas, and so for plain names (json-schema-traverse, with allKeys).
+const SCHEMA_ARRAYS = new Set(['items', 'allOf', 'anyOf', 'oneOf'])
+const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependencies'])
+const PLAIN_NAMES = new Set(['$id', '$anchor', '$dynamicAnchor'])
+const NO_SCHEMA = new Set(['default', 'enum', 'const', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
+
+/**
+ * The subschema a plain-name fragment names, as Ajv finds it: one whose `$id` (`'#name'`), resolved against the
+ * `$id`s above it, is the reference, or whose `$anchor` (or `$dynamicAnchor`) is the name, in the resource that
+ * holds it. Its base is that of the schema above it, against which its own `$id` resolves again.
+ */
+function named (node: unknown, base: string, ref: string): Target | null {
+  if (!isSchema(node)) return null
+  let own = base
+  if (typeof node.$id === 'string') {
+    own = resolve(base, node.$id)
+    if (own === ref) return { schema: node, base, ref }
+  }
+  for (const anchor of [node.$anchor, node.$dynamicAnchor]) {
+    if (typeof anchor === 'string' && resolve(own, '#' + anchor) === ref) return { schema: node, base: own, ref }
+  }
+  for (const [key, value] of Object.entries(node)) {
+    const members = SCHEMA_ARRAYS.has(key) && Array.isArray(value) ? value : SCHEMA_MAPS.has(key) && isSchema(value) ? Object.values(value) : NO_SCHEMA.has(key) ? [] : [value]
+    for (const member of members) {
+      const found = named(member, own, ref)
+      if (found !== null) return found
+    }
+  }
+  return null
 }
 
 // RFC 6901, in a URI fragment (percent-encoded).
@@ -181,13 +228,22 @@ function resolve (base: string, ref: string): string {
   }
 }
 
-/** A copy whose references are absolute (unchanged within the route's schema), except under a schema with its own `$id`. */
-function rebase<T> (node: T, base: string): T {
-  if (base === '' || typeof node !== 'object' || node === null) return node
-  if (Array.isArray(node)) return node.map(item => rebase(item, base)) as T
-  if (typeof (node as Schema).$id === 'string') return node
+/**
+ * A copy whose references are absolute (unchanged within the route's schema), except under a schema with a URI
+ * `$id` of its own, which they resolve against; a plain-name `$id` (`'#name'`) changes no base. A `copied` one
+ * keeps no plain name (`$id: '#name'`, `$anchor`), which would name a second schema beside its original.
+ */
+function rebase<T> (node: T, base: string, copied: boolean): T {
+  if (base === '' && !copied) return node
+  if (Array.isArray(node)) return node.map(item => rebase(item, base, copied)) as T
+  if (!isSchema(node) || (typeof node.$id === 'string' && !node.$id.startsWith('#'))) return node
   const out: Schema = {}
-  for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? resolve(base, value) : rebase(value, base)
+  for (const [key, value] of Object.entries(node)) {
+    if (copied && PLAIN_NAMES.has(key)) continue
+    if (key === '$ref' && typeof value === 'string') out[key] = resolve(base, value)
+    else if (SCHEMA_MAPS.has(key) && isSchema(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, rebase(member, base, copied)]))
+    else out[key] = NO_SCHEMA.has(key) ? value : rebase(value, base, copied)
+  }
   return out as T
 }
 
