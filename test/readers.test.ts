@@ -245,11 +245,6 @@ class CountingUrl {
     return at
   }
 
-  endsWith (search: string): boolean {
-    this.scanned += search.length
-    return this.text.endsWith(search)
-  }
-
   slice (start: number, end?: number): string {
     this.scanned += (end ?? this.text.length) - start
     return this.text.slice(start, end)

@@ -65,7 +65,8 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
 function readQuery (url: string, start: number, config: ReaderConfig, outcome: VersionOutcome): boolean {
   const end = url.length
   const last = config.lastQuery
-  if (end - start === last.text.length && url.endsWith(last.text)) return outcome.add(last.value, last.name, false)
+  // indexOf, not endsWith or startsWith: V8 compares those a character at a time, several times slower.
+  if (end - start === last.text.length && url.indexOf(last.text, start) === start) return outcome.add(last.value, last.name, false)
   const { queryNames: names, shortestQueryName: shortest } = config
   const first = start
   let eq = start - 1

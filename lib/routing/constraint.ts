@@ -74,6 +74,10 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
       // The routes with no other constraints: when the store's pick includes one, the router takes it (or the
       // hidden route beside them, which has none either), so the request is served as the version read here.
       let unbound = 0
+      // The last version looked up, and its routes: clients send the same version again and again, and the
+      // parse cache gives the same ApiVersion for the same text, so comparing it costs less than a lookup.
+      let lastVersion: ApiVersion | null = null
+      let lastBits: number | undefined
       return {
         get (value: IncomingMessage | readonly string[] | string): number {
           if (typeof value === 'string') return fallback
@@ -84,7 +88,11 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           const outcome = lookup.read(req, segment)
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
-          let bits = version === null ? undefined : byKey.get(version.key)
+          let bits = lastBits
+          if (version !== lastVersion) {
+            bits = lastBits = version === null ? undefined : byKey.get(version.key)
+            lastVersion = version
+          }
           // Only a version implemented here can be retired here (and only then is the clock read).
           if (bits !== undefined && retired !== null && retired(version as ApiVersion, outcome)) {
             outcome.retired = true
@@ -98,6 +106,8 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           return bits
         },
         set (value: readonly string[] | string, bits: number) {
+          lastVersion = null
+          lastBits = undefined
           if (typeof value === 'string') fallback = bits
           else {
             if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
