@@ -1,5 +1,5 @@
 import { isMediaTypeOnly, type ResolvedOptions } from '../options.js'
-import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
+import { AMBIGUOUS, INVALID, NONE, PATH, type VersionOutcome } from '../request/outcome.js'
 import type { RawRequest } from '../request/request-reader.js'
 import type { ApiVersionProblem, ProblemSet } from './problems.js'
 
@@ -11,7 +11,7 @@ export function createProblemChoice (problems: ProblemSet, options: ResolvedOpti
   // As ASP.NET: when only media types carry versions, an unsupported one is a media type the route cannot take.
   const mediaTypeOnly = isMediaTypeOnly(options)
   function unsupportedFor (outcome: VersionOutcome, raw: RawRequest): ApiVersionProblem {
-    if (outcome.fromPath) return problems.unsupportedInPath
+    if ((outcome.from & PATH) !== 0) return problems.unsupportedInPath
     if (mediaTypeOnly) return raw.headers['content-type'] === undefined ? problems.notAcceptable : problems.unsupportedMediaType
     return problems.unsupported
   }

@@ -1,4 +1,4 @@
-import type { VersionOutcome } from './outcome.js'
+import { MEDIA_TYPE, type VersionOutcome } from './outcome.js'
 import { coded } from '../errors.js'
 
 /** Where media types carry a version; built once from `versionReader.mediaType` by `resolveMediaTypeOption`. */
@@ -266,7 +266,7 @@ export function readMediaTypes (contentType: string | undefined, accept: string 
     const header = (flags & FROM_CONTENT_TYPE) !== 0 ? contentType as string : accept as string
     const text = header.slice(marks[k], marks[k + 1])
     const source = flags >>> SOURCE_SHIFT
-    if (!outcome.add((flags & ESCAPED) !== 0 ? unescape(text) : text, source === 0 ? config.template as string : config.parameters[source - 1], false, true)) return false
+    if (!outcome.add((flags & ESCAPED) !== 0 ? unescape(text) : text, source === 0 ? config.template as string : config.parameters[source - 1], MEDIA_TYPE)) return false
   }
   return true
 }

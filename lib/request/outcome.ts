@@ -12,6 +12,16 @@ export const AMBIGUOUS = 3
 
 export type OutcomeKind = typeof NONE | typeof ONE | typeof INVALID | typeof AMBIGUOUS
 
+// The readers, as bits of `VersionOutcome.from`, in the order that says where a version came from
+// (`request.apiVersionSource`: the first of them that gave it).
+export const QUERY = 1
+export const HEADER = 2
+export const PATH = 4
+export const MEDIA_TYPE = 8
+export const CUSTOM = 16
+/** A reader's bit. */
+export type ReaderBit = typeof QUERY | typeof HEADER | typeof PATH | typeof MEDIA_TYPE | typeof CUSTOM
+
 /**
  * The one place that turns the raw values that readers collect into an outcome: none, one, invalid or
  * ambiguous. Values are compared as they arrive, each against the first, so the work stays linear in the
@@ -25,12 +35,10 @@ export class VersionOutcome {
   text: string | null = null
   /** Where the first value was read: a query parameter or header name, or the route parameter name. */
   source: string | null = null
-  /** True when any value came from the URL path. */
-  fromPath = false
+  /** The readers that gave a value (their bits). */
+  from = 0
   /** The first raw text came from a header: its characters are the header's bytes (see fromLatin1). */
   textFromHeader = false
-  /** True when a media type gave a value. */
-  fromMediaType = false
   /** How many values were read, empty ones aside. */
   count = 0
   /** The version the request is served as (`request.apiVersion`), set by the route that takes it. */
@@ -45,16 +53,17 @@ export class VersionOutcome {
   logged = false
 
   /**
-   * Adds one raw value: from a header (`fromHeader`), its characters are the header's bytes, read as UTF-8 when
-   * it is parsed. Returns false once the outcome can no longer change (ambiguous).
+   * Adds one raw value that the reader `from` read: from a header or media type, its characters are the header's
+   * bytes, read as UTF-8 when it is parsed. Returns false once the outcome can no longer change (ambiguous).
    */
-  add (text: string, source: string, fromPath: boolean, fromHeader = false): boolean {
+  add (text: string, source: string, from: ReaderBit): boolean {
     if (text === '') return true // as ASP.NET: empty values are not values
+    const fromHeader = from === HEADER || from === MEDIA_TYPE
     this.count++
+    this.from |= from
     if (this.text === null) {
       this.text = text
       this.source = source
-      this.fromPath = fromPath
       this.textFromHeader = fromHeader
       this.version = parse(text, fromHeader)
       this.kind = this.version === null ? INVALID : ONE
@@ -70,7 +79,6 @@ export class VersionOutcome {
         return false
       }
     }
-    if (fromPath) this.fromPath = true
     return true
   }
 }
