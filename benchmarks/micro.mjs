@@ -7,7 +7,7 @@ import { ApiVersion } from '../dist/esm/api-version.js'
 import { resolveMediaTypeOption } from '../dist/esm/request/media-type.js'
 import { readRequest } from '../dist/esm/request/readers.js'
 
-const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, lastQuery: { text: '', name: '', value: '' }, findSegment: null }
+const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, custom: null, lastQuery: { text: '', name: '', value: '' }, findSegment: null }
 const media = { ...config, mediaType: resolveMediaTypeOption('v') }
 const headers = ['host', '127.0.0.1', 'user-agent', 'bench', 'accept', '*/*']
 // A request as Node's HTTP parser makes it: raw header lines and the headers parsed from them.

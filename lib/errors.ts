@@ -35,6 +35,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_WRITER_FAILED'
   /** A request's 500: the `now` option threw or gave no time. */
   | 'FST_API_VERSIONING_CLOCK_FAILED'
+  /** A request's 500: `versionReader.custom` threw or gave what is no version text. */
+  | 'FST_API_VERSIONING_CUSTOM_READER_FAILED'
   /** Logged: a function `apiVersionSelector` threw or returned what is no version (the request is Unsupported). */
   | 'FST_API_VERSIONING_SELECTOR_FAILED'
 

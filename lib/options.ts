@@ -1,5 +1,6 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problems/problems.js'
+import type { CustomReader } from './request/custom-reader.js'
 import { resolveMediaTypeOption, type MediaTypeConfig } from './request/media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './lifecycle/policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
@@ -20,13 +21,30 @@ export interface VersionReaderOptions {
    * Default false.
    */
   mediaType?: boolean | string | readonly string[] | { parameter?: string | readonly string[] | boolean, template?: string }
+  /**
+   * The app's own reader: the request's version texts (a text or an array of them), or undefined for none. Its
+   * values join the other readers' (the same ambiguity rules and problems); what it throws or gives otherwise
+   * is a 500 for that request. Say in `Vary` what it reads, if caches must know. Default none.
+   */
+  custom?: CustomReader
+}
+
+/** The names of the version headers of `reportApiVersions`. */
+export interface ReportApiVersionsOptions {
+  /** Default `'api-supported-versions'`. */
+  supportedHeader?: string
+  /** Default `'api-deprecated-versions'`. */
+  deprecatedHeader?: string
 }
 
 export interface ApiVersioningOptions {
   /** Write version errors as problem documents; when false they are status-only. Default false. */
   problemDetails?: boolean
-  /** Send `api-supported-versions` and `api-deprecated-versions` on every response of a versioned route. Default false. */
-  reportApiVersions?: boolean
+  /**
+   * Send `api-supported-versions` and `api-deprecated-versions` on every response of a versioned route; or
+   * `{ supportedHeader?, deprecatedHeader? }` to send them under other names. Default false.
+   */
+  reportApiVersions?: boolean | ReportApiVersionsOptions
   /** Use `defaultVersion` when a request gives none. Default false. */
   assumeDefaultVersionWhenUnspecified?: boolean
   /** The version assumed when a request gives none. Default `'1.0'`. */
@@ -56,6 +74,9 @@ export interface ApiVersioningOptions {
 export interface ResolvedOptions {
   readonly problemDetails: boolean
   readonly reportApiVersions: boolean
+  /** The names of the two version headers, lower-case. */
+  readonly supportedHeader: string
+  readonly deprecatedHeader: string
   readonly assumeDefaultVersionWhenUnspecified: boolean
   readonly defaultVersion: ApiVersion
   readonly unsupportedApiVersionStatusCode: number
@@ -64,6 +85,7 @@ export interface ResolvedOptions {
   readonly headerNames: readonly string[]
   readonly segmentName: string | null
   readonly mediaType: MediaTypeConfig | null
+  readonly customReader: CustomReader | null
   readonly problemWriters: readonly ProblemWriter[]
   /** Each writer's name in logs: its `name`, or its place (`problemWriters[0]`). */
   readonly problemWriterNames: readonly string[]
@@ -80,7 +102,7 @@ const KNOWN = new Set([
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
-const READERS = new Set(['query', 'header', 'urlSegment', 'mediaType'])
+const READERS = new Set(['query', 'header', 'urlSegment', 'mediaType', 'custom'])
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 const PARAM = /^[A-Za-z_$][\w$]*$/
 
@@ -105,6 +127,26 @@ function names (value: unknown, name: string, pattern: RegExp): readonly string[
   // Not frozen: V8's optimized code reads a frozen array's elements through a generic call (~70 instructions
   // each), and the readers read these names on every versioned request.
   return [...new Set((list as string[]).map(item => item.toLowerCase()))]
+}
+
+// Headers the plugin or HTTP itself sets otherwise: a version header by one of these names would clash.
+const OWN_HEADERS = new Set(['vary', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'deprecation', 'sunset', 'link'])
+
+function reportOption (value: unknown): Pick<ResolvedOptions, 'reportApiVersions' | 'supportedHeader' | 'deprecatedHeader'> {
+  const names = { supportedHeader: 'api-supported-versions', deprecatedHeader: 'api-deprecated-versions' }
+  if (typeof value === 'boolean' || value === undefined) return { reportApiVersions: value === true, ...names }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`reportApiVersions must be a boolean or { supportedHeader?, deprecatedHeader? } (got ${messageOf(value)})`)
+  for (const key of Object.keys(value)) {
+    if (!(key in names)) fail(`unknown reportApiVersions option ${JSON.stringify(key)}`)
+  }
+  for (const key of ['supportedHeader', 'deprecatedHeader'] as const) {
+    const name = (value as Record<string, unknown>)[key] ?? names[key]
+    if (typeof name !== 'string' || !TOKEN.test(name)) fail(`reportApiVersions.${key} must be a header name (got ${JSON.stringify(name) ?? messageOf(name)})`)
+    if (OWN_HEADERS.has(name.toLowerCase())) fail(`reportApiVersions.${key} must not be ${JSON.stringify(name)}, a header that is sent for other things`)
+    names[key] = name.toLowerCase()
+  }
+  if (names.supportedHeader === names.deprecatedHeader) fail(`reportApiVersions.supportedHeader and deprecatedHeader must be two headers (both are ${JSON.stringify(names.supportedHeader)})`)
+  return { reportApiVersions: true, ...names }
 }
 
 /** Checks every option, naming the one that is wrong, and fills in the defaults; `warn` hears of options without effect. */
@@ -141,8 +183,10 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     fail(`versionReader.urlSegment must be false or a route parameter name (got ${JSON.stringify(segment)})`)
   }
   const mediaType = resolveMediaTypeOption(reader.mediaType)
-  if (queryNames.length === 0 && headerNames.length === 0 && segment === false && mediaType === null) {
-    fail('versionReader must enable at least one of query, header, urlSegment and mediaType')
+  const custom = reader.custom ?? null
+  if (custom !== null && typeof custom !== 'function') fail(`versionReader.custom must be a function (request) => a version text, an array of them or undefined (got ${messageOf(custom)})`)
+  if (queryNames.length === 0 && headerNames.length === 0 && segment === false && mediaType === null && custom === null) {
+    fail('versionReader must enable at least one of query, header, urlSegment, mediaType and custom')
   }
 
   const given = options.problemWriters ?? []
@@ -170,7 +214,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
 
   return Object.freeze({
     problemDetails: boolean(options.problemDetails, 'problemDetails'),
-    reportApiVersions: boolean(options.reportApiVersions, 'reportApiVersions'),
+    ...reportOption(options.reportApiVersions),
     assumeDefaultVersionWhenUnspecified: assume,
     defaultVersion,
     unsupportedApiVersionStatusCode: status,
@@ -179,6 +223,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     headerNames,
     segmentName: segment === false ? null : segment,
     mediaType,
+    customReader: custom,
     problemWriters: Object.freeze([...writers]),
     problemWriterNames: Object.freeze(writerNames),
     policies: resolvePolicies(options.policies, warn),

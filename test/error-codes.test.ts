@@ -57,11 +57,11 @@ t.test('every error carries a stable code', async t => {
   // A request's 500s: the error handler sees the code, and Fastify's default handler sends it.
   const app = Fastify()
   let time = 0
-  await app.register(apiVersioning, { problemDetails: true, now: () => time++ === 0 ? 1 : NaN, policies: { '1.0': { sunset: { date: '2030-01-01', enforce: true } } }, problemWriters: [{ canWrite: ({ problem }) => problem.status === 418, write: () => { throw new Error('no tea') } }] })
+  await app.register(apiVersioning, { problemDetails: true, versionReader: { custom: req => req.url === '/a?api-version=2.0' ? 7 as never : undefined }, now: () => time++ === 0 ? 1 : NaN, policies: { '1.0': { sunset: { date: '2030-01-01', enforce: true } } }, problemWriters: [{ canWrite: ({ problem }) => problem.status === 418, write: () => { throw new Error('no tea') } }] })
   app.get('/a', { apiVersions: '1.0' }, says('a'))
   app.get('/bad', async (request, reply) => reply.problem({ status: 200 } as ProblemDocument))
   app.get('/tea', async (request, reply) => reply.problem({ status: 418 }))
-  for (const [url, code] of [['/bad', 'FST_API_VERSIONING_INVALID_PROBLEM'], ['/tea', 'FST_API_VERSIONING_WRITER_FAILED'], ['/a?api-version=1.0', 'FST_API_VERSIONING_CLOCK_FAILED']]) {
+  for (const [url, code] of [['/bad', 'FST_API_VERSIONING_INVALID_PROBLEM'], ['/tea', 'FST_API_VERSIONING_WRITER_FAILED'], ['/a?api-version=1.0', 'FST_API_VERSIONING_CLOCK_FAILED'], ['/a?api-version=2.0', 'FST_API_VERSIONING_CUSTOM_READER_FAILED']]) {
     const res = await app.inject(url)
     t.equal(res.statusCode, 500, url)
     t.equal(res.json().code, code, url)

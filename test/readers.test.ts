@@ -3,13 +3,13 @@ import fc from 'fast-check'
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { ApiVersion } from '../lib/api-version.js'
-import { AMBIGUOUS, INVALID, NONE, ONE, VersionOutcome } from '../lib/request/outcome.js'
+import { AMBIGUOUS, HEADER, INVALID, NONE, ONE, PATH, QUERY, VersionOutcome } from '../lib/request/outcome.js'
 import { fromLatin1, isAscii } from '../lib/request/header-text.js'
 import type { PathSegment } from '../lib/request/path-segment.js'
 import { readRequest, type ReaderConfig } from '../lib/request/readers.js'
 
 // Each reader has a query string of its own to compare with (lastQuery): the names differ between readers.
-const defaults: Omit<ReaderConfig, 'lastQuery'> = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, findSegment: null }
+const defaults: Omit<ReaderConfig, 'lastQuery'> = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, custom: null, findSegment: null }
 const reader = (given: Partial<ReaderConfig> = {}): ReaderConfig => ({ ...defaults, ...given, lastQuery: { text: '', name: '', value: '' } })
 const config = reader()
 
@@ -89,7 +89,7 @@ t.test('the outcome keeps the first value, where it was read and whether the pat
   t.equal(String(one.version), '1')
   t.equal(one.text, '1')
   t.equal(one.source, 'v')
-  t.equal(one.fromPath, false)
+  t.equal(one.from & PATH, 0)
   const header = read('/x', ['X-MS-Version', '2.0'])
   t.equal(header.source, 'x-ms-version')
 
@@ -98,11 +98,11 @@ t.test('the outcome keeps the first value, where it was read and whether the pat
   const asked: PathSegment = { prefix: null }
   const both = read('/v1/x?api-version=1.0', [], router, asked)
   t.equal(both.kind, ONE)
-  t.equal(both.fromPath, true, 'a version that also came from the path')
+  t.equal(both.from & PATH, PATH, 'a version that also came from the path')
   t.equal(both.source, 'api-version')
   const path = read('/v1/x', [], router, asked)
   t.equal(path.source, 'apiVersion')
-  t.equal(path.fromPath, true)
+  t.equal(path.from, PATH)
   t.equal(read('/v2/x', [], router, asked).kind, NONE)
   t.equal(read('/v1/x?api-version=2', [], router, asked).kind, AMBIGUOUS)
   t.equal(read('/v1/x', ['api-version', '3'], router, asked).kind, AMBIGUOUS)
@@ -290,7 +290,7 @@ t.test('a text with other than ASCII means one thing from a header (UTF-8 bytes)
   const latin1 = '1.0-\u00c3\u00a9' // the UTF-8 of 1.0-é as Node gives header bytes; elsewhere, the text 1.0-Ã©
   const outcome = (values: Array<[string, boolean]>) => {
     const o = new VersionOutcome()
-    for (const [text, fromHeader] of values) o.add(text, 'x', false, fromHeader)
+    for (const [text, fromHeader] of values) o.add(text, 'x', fromHeader ? HEADER : QUERY)
     return [o.kind, o.version === null ? null : String(o.version)]
   }
   t.same(outcome([[latin1, true]]), [ONE, '1.0-é'])

@@ -5,14 +5,13 @@ import type { ApiVersioningErrorCode } from '../errors.js'
  * thrown goes with it as its cause when it is an error, whose message and stack loggers show after ours (pino
  * does), else as text in the message. Its status is 500 whatever the reply's status was when it failed.
  */
-export function serverError (code: ApiVersioningErrorCode, message: string, thrown: unknown = NOTHING): Error & { statusCode: 500, code: ApiVersioningErrorCode } {
-  const error = thrown === NOTHING
+export function serverError (code: ApiVersioningErrorCode, message: string, ...thrown: [unknown?]): Error & { statusCode: 500, code: ApiVersioningErrorCode } {
+  // By the count of arguments: `throw undefined` is something thrown too.
+  const error = thrown.length === 0
     ? new Error(message)
-    : isErrorLike(thrown) ? new Error(message, { cause: thrown }) : new Error(`${message}: ${messageOf(thrown)}`)
+    : isErrorLike(thrown[0]) ? new Error(message, { cause: thrown[0] }) : new Error(`${message}: ${messageOf(thrown[0])}`)
   return Object.assign(error, { statusCode: 500 as const, code })
 }
-
-const NOTHING = Symbol('nothing thrown')
 
 /** What was thrown, as text, whatever it is: a Proxy, or an object whose `toString` throws, gives a fixed text. */
 export function messageOf (thrown: unknown): string {

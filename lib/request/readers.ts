@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
+import { readCustom, type CustomReader } from './custom-reader.js'
 import { readMediaTypes, type MediaTypeConfig } from './media-type.js'
-import { VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
+import { HEADER, PATH, QUERY, VersionOutcome, sameIgnoringAsciiCase } from './outcome.js'
 import { segmentIn, type PathSegment } from './path-segment.js'
 
 /** Where versions are read; names are lower-case. */
@@ -13,6 +14,8 @@ export interface ReaderConfig {
   readonly mediaType: MediaTypeConfig | null
   /** The route parameter name that carries the version in the path, or null. */
   readonly segmentName: string | null
+  /** The app's own reader, or null. */
+  readonly custom: CustomReader | null
   /** The last query string that was one version (see readQuery), kept per reader: names differ between apps. */
   readonly lastQuery: LastQuery
   /** Asks the router for the raw path version of a request, or undefined; null when no route carries one. */
@@ -28,8 +31,8 @@ export interface LastQuery {
 
 /**
  * Collects every raw value from the query string, the headers (each header line on its own), the media types
- * of `Content-Type` and `Accept`, and the URL path (where `segment` says the route's path carries it) into one
- * outcome. Never throws; linear in the size of the URL and headers.
+ * of `Content-Type` and `Accept`, the URL path (where `segment` says the route's path carries it) and the app's
+ * own reader into one outcome. Never throws; linear in the size of the URL and headers.
  */
 export function readRequest (req: IncomingMessage, config: ReaderConfig, segment: PathSegment | null = null): VersionOutcome {
   const outcome = new VersionOutcome()
@@ -39,18 +42,15 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
     if (q !== -1 && !readQuery(url, q + 1, config, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
-  if (config.mediaType !== null) {
-    const before = outcome.count
-    if (!readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
-    outcome.fromMediaType = outcome.count > before
-  }
+  if (config.mediaType !== null && !readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
   if (segment !== null) {
     // In place where the URL reads as the route's path, else from the router, with the host as the router
     // derives it (HTTP/2 requests carry it in `:authority`).
     const value = (segment.prefix === null ? undefined : segmentIn(url, segment.prefix)) ??
       (config.findSegment as NonNullable<ReaderConfig['findSegment']>)(req.method ?? 'GET', url, (req.headers.host || req.headers[':authority']) as string | undefined)
-    if (value !== undefined) outcome.add(value, config.segmentName as string, true)
+    if (value !== undefined && !outcome.add(value, config.segmentName as string, PATH)) return outcome
   }
+  if (config.custom !== null) readCustom(req, config.custom, outcome)
   return outcome
 }
 
@@ -66,7 +66,7 @@ function readQuery (url: string, start: number, config: ReaderConfig, outcome: V
   const end = url.length
   const last = config.lastQuery
   // indexOf, not endsWith or startsWith: V8 compares those a character at a time, several times slower.
-  if (end - start === last.text.length && url.indexOf(last.text, start) === start) return outcome.add(last.value, last.name, false)
+  if (end - start === last.text.length && url.indexOf(last.text, start) === start) return outcome.add(last.value, last.name, QUERY)
   const { queryNames: names, shortestQueryName: shortest } = config
   const first = start
   let eq = start - 1
@@ -84,7 +84,7 @@ function readQuery (url: string, start: number, config: ReaderConfig, outcome: V
           last.name = name
           last.value = value
         }
-        if (!outcome.add(value, name, false)) return false
+        if (!outcome.add(value, name, QUERY)) return false
       }
     }
     start = amp + 1
@@ -102,7 +102,7 @@ function readHeaders (rawHeaders: readonly string[], names: readonly string[], o
     const header = rawHeaders[i]
     for (let n = 0; n < names.length; n++) {
       if (header.length === names[n].length && (header === names[n] || sameIgnoringAsciiCase(header, names[n]))) {
-        if (!outcome.add(rawHeaders[i + 1], names[n], false, true)) return false
+        if (!outcome.add(rawHeaders[i + 1], names[n], HEADER)) return false
         break
       }
     }

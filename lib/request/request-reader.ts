@@ -30,6 +30,7 @@ export function createRequestReader (options: ResolvedOptions, findSegment: Find
     headerNames: options.headerNames,
     mediaType: options.mediaType,
     segmentName: options.segmentName,
+    custom: options.customReader,
     lastQuery: { text: '', name: '', value: '' },
     findSegment
   }

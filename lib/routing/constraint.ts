@@ -60,7 +60,7 @@ export interface VersionLookup {
  * requests to other routes pay nothing, and reads the path only at a node whose routes carry the version there.
  */
 export function createVersionStrategy (lookup: VersionLookup): Strategy {
-  const { select, retired } = lookup
+  const { read, select, retired } = lookup
   return <Strategy><unknown>{
     name: STRATEGY,
     mustMatchWhenDerived: false,
@@ -85,7 +85,9 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           // may share a version, so `set` adds the route's bit to each version's routes.
           if (Array.isArray(value)) return 0
           const req = value as IncomingMessage
-          const outcome = lookup.read(req, segment)
+          const outcome = read(req, segment)
+          // The app's reader failed: the hidden route answers with its error.
+          if (outcome.error !== null) return fallback
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
           let bits = lastBits
