@@ -1,17 +1,19 @@
 import type {
-  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, FastifyTypeProvider,
+  FastifyBaseLogger, FastifyInstance, FastifyReply, FastifySchema, FastifyTypeProvider,
   FastifyTypeProviderDefault, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase,
   RawServerDefault, RouteGenericInterface, ContextConfigDefault
 } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiVersion } from './api-version.js'
+import type { ApiVersionSource } from './request/source.js'
 import { createLifecycle } from './lifecycle/lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions, type ResolvedOptions } from './options.js'
 import { kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './problems/error-objects.js'
 import { createProblemChoice } from './problems/problem-choice.js'
 import { createProblemWriting } from './problems/problem-writing.js'
 import { createProblemSet, type ProblemDocument } from './problems/problems.js'
-import { createRequestReader, kOutcome, type RawRequest } from './request/request-reader.js'
+import { decorateRequests } from './request/request-decorators.js'
+import { createRequestReader } from './request/request-reader.js'
 import { createSegmentFinder, createVersionStrategy, STRATEGY } from './routing/constraint.js'
 import { createRouteDeclaring } from './routing/declare-routes.js'
 import { guardOutsideScope } from './routing/outside-scope.js'
@@ -26,6 +28,8 @@ export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
 export { errorObjects, type ErrorObject, type ErrorObjectsOptions } from './problems/error-objects.js'
 export type { ApiVersioningOptions, VersionReaderOptions } from './options.js'
+export type { ApiVersionSource } from './request/source.js'
+export type { CustomReader } from './request/custom-reader.js'
 export type { DeprecationPolicyOption, PolicyLinkOption, SunsetPolicyOption, VersionPolicyOption } from './lifecycle/policies.js'
 export type { SelectorContext, SelectorFunction } from './lifecycle/selectors.js'
 export { withApiVersions, type ApiVersionSet } from './routing/version-sets.js'
@@ -37,6 +41,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The requested API version of a versioned or version-neutral route, or null where none applies. */
     apiVersion: ApiVersion | null
+    /** Where the version the request is served as came from, or null where `apiVersion` is null. */
+    apiVersionSource: ApiVersionSource | null
   }
   interface FastifyReply {
     /** Sends an RFC 9457 problem document with `problem.status` as the status code, through the problem writers. */
@@ -60,6 +66,10 @@ declare module 'fastify' {
     deprecatedApiVersions?: string | readonly string[]
     /** The route accepts no version, or any version declared somewhere in the app. */
     apiVersionNeutral?: boolean
+    /** Versions of this path that other services implement: reported in the version headers, never routed here. */
+    advertisedApiVersions?: string | readonly string[]
+    /** Deprecated versions of this path that other services implement: reported, never routed here. */
+    advertisedDeprecatedApiVersions?: string | readonly string[]
   }
   /* eslint-enable @typescript-eslint/no-unused-vars */
 }
@@ -91,16 +101,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.decorate(kApiVersioning, true)
   fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes })
   guardOutsideScope(fastify)
-  // Read from the request's outcome when asked, so that requests pay nothing for it (a plain decorator is one
-  // more property to set on every request); set by a hook or handler, it becomes the request's own.
-  fastify.decorateRequest('apiVersion', {
-    getter (this: FastifyRequest) {
-      return (this.raw as RawRequest)[kOutcome]?.served ?? null
-    },
-    setter (this: FastifyRequest, value: ApiVersion | null) {
-      Object.defineProperty(this, 'apiVersion', { value, writable: true, enumerable: true, configurable: true })
-    }
-  })
+  decorateRequests(fastify)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
     writing.problem(this, problem)
     return this

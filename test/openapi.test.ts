@@ -158,6 +158,12 @@ t.test('reportApiVersions: the version headers on the responses of versioned rou
   t.equal(served.headers['api-supported-versions'], '1.0, 2.0')
   t.equal(served.headers['api-deprecated-versions'], '0.9')
   t.same(await allProblems(app), [])
+
+  const named = await buildDocs({ reportApiVersions: { supportedHeader: 'X-Versions' } }, {}, app => {
+    app.get('/a', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, ok)
+  })
+  t.same(Object.keys(operations(documentOf(named, '1.0'))['GET /a'].responses['200'].headers), ['x-versions', 'api-deprecated-versions'], 'the documents name the headers as sent')
+  t.equal((await named.inject('/a?api-version=1.0')).headers['x-versions'], '1.0')
 })
 
 t.test('only the component schemas a document reaches, shared schemas under their $id', async t => {

@@ -35,6 +35,25 @@ t.test('reportApiVersions: every response of a versioned route carries the versi
   }
 })
 
+t.test('reportApiVersions can name the two headers', async t => {
+  const app = await build({ problemDetails: true, reportApiVersions: { supportedHeader: 'X-API-Versions' } }, app => {
+    app.get('/a', { apiVersions: '2.0', deprecatedApiVersions: '1.0' }, says('a'))
+  })
+  for (const url of ['/a?api-version=2', '/a?api-version=3']) {
+    const res = await app.inject(url)
+    t.equal(res.headers['x-api-versions'], '2.0', url)
+    t.equal(res.headers['api-deprecated-versions'], '1.0', `${url}: the other keeps its name`)
+    t.notOk(res.headers['api-supported-versions'], url)
+  }
+  const both = await build({ reportApiVersions: { supportedHeader: 'x-s', deprecatedHeader: 'x-d' } }, app => {
+    app.get('/a', { apiVersions: '2.0', deprecatedApiVersions: '1.0' }, says('a'))
+  })
+  const res = await both.inject('/a?api-version=1')
+  t.same([res.headers['x-s'], res.headers['x-d'], res.headers['api-deprecated-versions']], ['2.0', '1.0', undefined])
+  t.notOk((await (await build({ reportApiVersions: {} }, app => { app.get('/a', { apiVersions: '1.0' }, says('a')) })).inject('/a?api-version=1')).headers['x-s'])
+  t.equal((await (await build({ reportApiVersions: {} }, app => { app.get('/a', { apiVersions: '1.0' }, says('a')) })).inject('/a?api-version=1')).headers['api-supported-versions'], '1.0', '{} is true with the default names')
+})
+
 t.test('without reportApiVersions no version headers are sent', async t => {
   const app = await build(undefined, app => { app.get('/a', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, says('a')) })
   for (const url of ['/a?api-version=1', '/a?api-version=2']) {

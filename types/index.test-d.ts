@@ -3,7 +3,8 @@ import Fastify, { type FastifyReply } from 'fastify'
 import type { Static } from '@sinclair/typebox'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
-  withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ErrorObject, type ProblemDetails, type ProblemDocument, type ProblemWriter
+  withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ApiVersionSource, type CustomReader, type ErrorObject,
+  type ProblemDetails, type ProblemDocument, type ProblemWriter
 } from '../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -24,6 +25,14 @@ await app.register(apiVersioning, {
 await app.register(named)
 // @ts-expect-error: an unknown option
 await app.register(apiVersioning, { reportApiVersion: true })
+const tenant: CustomReader = request => request.headers['x-tenant-version'] as string | undefined
+await app.register(apiVersioning, { versionReader: { custom: tenant } })
+await app.register(apiVersioning, { versionReader: { custom: () => ['1.0', '1'] } })
+await app.register(apiVersioning, { reportApiVersions: { supportedHeader: 'x-api-versions', deprecatedHeader: 'x-api-deprecated' } })
+// @ts-expect-error: the header names are texts
+await app.register(apiVersioning, { reportApiVersions: { supportedHeader: true } })
+// @ts-expect-error: a custom reader gives texts
+await app.register(apiVersioning, { versionReader: { custom: () => 1 } })
 // @ts-expect-error: a status code is a number
 await app.register(apiVersioning, { unsupportedApiVersionStatusCode: '404' })
 // @ts-expect-error: allErrors is a boolean
@@ -31,6 +40,8 @@ await app.register(errorObjects, { allErrors: 1 })
 
 app.get('/values', { apiVersions: ['1.0'] }, async (request) => {
   expectType<Equal<typeof request.apiVersion, ApiVersion | null>>()
+  expectType<Equal<typeof request.apiVersionSource, ApiVersionSource | null>>()
+  expectType<Equal<ApiVersionSource, 'query' | 'header' | 'path' | 'media-type' | 'custom' | 'assumed'>>()
   return { version: String(request.apiVersion) }
 })
 app.get('/values', { apiVersions: '2.0', deprecatedApiVersions: ['1.5'] }, async () => 'v2')

@@ -85,7 +85,7 @@ const ref = (name: string): { $ref: string } => ({ $ref: SCHEMA_REF + name })
  * Documents the errors an operation can answer with, as the server writes them: a response whose schema is
  * ProblemDetails under the problem's media type; the version errors, merged with any response the route declares
  * for that status; Fastify's validation error on every route that validates, versioned or not; and the
- * `api-supported-versions` and `api-deprecated-versions` headers of `reportApiVersions`.
+ * version headers of `reportApiVersions` (`api-supported-versions` and `api-deprecated-versions`, or as named).
  */
 export function describeResponses (operation: OperationObject, route: CollectedRoute, context: ResponseContext): void {
   // @fastify/swagger gives every operation its responses (a default one at least).
@@ -124,8 +124,8 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   if (declaration.kind !== 'versioned' || !options.reportApiVersions) return
   for (const response of Object.values(responses)) {
     const headers = { ...response.headers }
-    addHeader(headers, 'api-supported-versions', 'The API versions this path supports', context.supportedHeader)
-    addHeader(headers, 'api-deprecated-versions', 'The deprecated API versions this path still serves', context.deprecatedHeader)
+    addHeader(headers, options.supportedHeader, 'The API versions this path supports', context.supportedHeader)
+    addHeader(headers, options.deprecatedHeader, 'The deprecated API versions this path still serves', context.deprecatedHeader)
     if (Object.keys(headers).length > 0) response.headers = headers
   }
 }

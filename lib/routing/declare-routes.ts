@@ -132,7 +132,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
     table.seal(lifecycle.retiresAt)
     for (const policy of options.policies.values()) {
-      if (!table.declared.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
+      if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
     reportEarlyRoutes(early, versioning, log)
     if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)

@@ -4,10 +4,12 @@ const NEAR_MISSES: Record<string, string> = {
   version: 'apiVersions',
   versions: 'apiVersions',
   deprecatedApiVersion: 'deprecatedApiVersions',
+  advertisedApiVersion: 'advertisedApiVersions',
+  advertisedDeprecatedApiVersion: 'advertisedDeprecatedApiVersions',
   apiVersionsNeutral: 'apiVersionNeutral',
   versionNeutral: 'apiVersionNeutral'
 }
-const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
+const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
 // Route parameter names a versioned route may mean for the version in the path.
 const PARAMS = /:(api-?version|version|ver|v)(?=$|[/.\-(])/i
 

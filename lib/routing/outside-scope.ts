@@ -2,7 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 
-const OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral'] as const
+const OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions'] as const
 
 /**
  * `apiVersioning` registered inside an encapsulated plugin sees the routes of that plugin only. A route elsewhere

@@ -5,13 +5,11 @@ import type { ResolvedOptions } from '../options.js'
 import type { ProblemChoice } from '../problems/problem-choice.js'
 import type { ProblemWriting } from '../problems/problem-writing.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
-import { NONE, ONE, type VersionOutcome } from '../request/outcome.js'
+import { MEDIA_TYPE, NONE, ONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
+import { sourceOfServed } from '../request/source.js'
 import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
 import type { PathEntry, RouteDeclaration } from './route-table.js'
-
-const SUPPORTED_HEADER = 'api-supported-versions'
-const DEPRECATED_HEADER = 'api-deprecated-versions'
 
 /** What the request-time hooks use, built once at start-up. */
 export interface HookParts {
@@ -38,7 +36,7 @@ export type RouteHooks = ReturnType<typeof createRouteHooks>
 export function createRouteHooks (parts: HookParts) {
   const { options, declared, reader, problemFor, writing } = parts
   const { timeOf, retirementHeaders } = parts.lifecycle
-  const { reportApiVersions, logApiVersion } = options
+  const { reportApiVersions, logApiVersion, supportedHeader, deprecatedHeader } = options
   const vary = varyOf(options.headerNames, options.mediaType !== null)
   const mediaType = options.mediaType
 
@@ -75,8 +73,8 @@ export function createRouteHooks (parts: HookParts) {
         if (outcome.error !== null) return done(outcome.error)
         reported = path.at(time)
       }
-      if (reported.supported !== null) reply.header(SUPPORTED_HEADER, reported.supported)
-      if (reported.deprecated !== null) reply.header(DEPRECATED_HEADER, reported.deprecated)
+      if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
+      if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)
       done(null, payload)
     }
   }
@@ -116,7 +114,7 @@ export function createRouteHooks (parts: HookParts) {
   // A neutral route serves no version, or one that some route declares.
   function neutralOutcome (raw: RawRequest, segment: PathSegment | null): VersionOutcome {
     const outcome = reader.outcomeOf(raw, segment)
-    outcome.served = outcome.kind === ONE && declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+    outcome.served = outcome.kind === ONE && outcome.error === null && declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
     return outcome
   }
 
@@ -131,6 +129,10 @@ export function createRouteHooks (parts: HookParts) {
   // A neutral route takes no version, or one that some route declares; anything else is a problem.
   const neutralCheck: preParsingHookHandler = function apiVersionNeutralCheck (request, reply, payload, done) {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+    if (outcome.error !== null) {
+      reply.send(outcome.error)
+      return
+    }
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
     writing.write(problemFor(outcome, request.raw), request, reply)
   }
@@ -173,7 +175,7 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionMediaType (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
-      if (outcome.fromMediaType && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
+      if ((outcome.from & MEDIA_TYPE) !== 0 && outcome.kind === ONE && reply.statusCode < 300 && typeof type === 'string') {
         const served: unknown = request.apiVersion
         const text = !(served instanceof ApiVersion) ? null : served === outcome.served ? shortest(outcome.text as string, declared.get(served.key) as string) : served.toString()
         if (text !== null) reply.header('content-type', withMediaTypeVersion(type, text, config, outcome.source))
@@ -216,5 +218,5 @@ function mergeVary (existing: string, vary: string): string {
 function logVersion (request: FastifyRequest, outcome: VersionOutcome, version: ApiVersion): void {
   outcome.logged = true
   const log = request.log as FastifyRequest['log'] & { setBindings?: (bindings: object) => void }
-  if (typeof log.setBindings === 'function') log.setBindings({ apiVersion: String(version) })
+  if (typeof log.setBindings === 'function') log.setBindings({ apiVersion: String(version), apiVersionSource: sourceOfServed(outcome) })
 }

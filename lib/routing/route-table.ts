@@ -10,6 +10,9 @@ export interface RouteDeclaration {
   readonly kind: RouteKind
   readonly supported: readonly ApiVersion[]
   readonly deprecated: readonly ApiVersion[]
+  /** Versions of the path that other services implement: reported, never routed here. */
+  readonly advertised: readonly ApiVersion[]
+  readonly advertisedDeprecated: readonly ApiVersion[]
 }
 
 /** The version headers of a path from one instant on. */
@@ -23,13 +26,29 @@ interface ReportedVersions {
 export class PathEntry {
   private readonly supported = new Map<string, ApiVersion>()
   private readonly deprecated = new Map<string, ApiVersion>()
+  // Versions other services implement, by key, with the route that advertised them (for a start-up error).
+  private readonly advertised = new Map<string, { version: ApiVersion, deprecated: boolean, label: string }>()
+  private readonly implemented = new Map<string, string>()
   private periods: ReportedVersions[] = []
   /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
   reported: ReportedVersions = { from: -Infinity, supported: null, deprecated: null }
   /** True when an enforced sunset changes the header values: `at` needs the request's time. */
   timed = false
 
-  add (declaration: RouteDeclaration): void {
+  /** Adds a route's versions; throws when a version is both implemented here and advertised as another service's. */
+  add (declaration: RouteDeclaration, label: string): void {
+    for (const v of [...declaration.supported, ...declaration.deprecated]) {
+      const elsewhere = this.advertised.get(v.key)
+      if (elsewhere !== undefined) throw advertisedHere(elsewhere.label, elsewhere.version, label)
+      if (!this.implemented.has(v.key)) this.implemented.set(v.key, label)
+    }
+    for (const [list, deprecated] of [[declaration.advertised, false], [declaration.advertisedDeprecated, true]] as const) {
+      for (const v of list) {
+        const here = this.implemented.get(v.key)
+        if (here !== undefined) throw advertisedHere(label, v, here)
+        if (!this.advertised.has(v.key)) this.advertised.set(v.key, { version: v, deprecated, label })
+      }
+    }
     for (const v of declaration.supported) if (!this.supported.has(v.key)) this.supported.set(v.key, v)
     for (const v of declaration.deprecated) if (!this.deprecated.has(v.key)) this.deprecated.set(v.key, v)
   }
@@ -39,15 +58,19 @@ export class PathEntry {
    * enforced sunset passes leaves them from then on, so there is one pair of values per period.
    */
   seal (retiresAt: (version: ApiVersion) => number | null): void {
-    const all = [...this.supported.values(), ...this.deprecated.values()]
-    const instants = [...new Set(all.map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
+    // Advertised versions are reported as this path's own are (a supported one over a deprecated one).
+    const advertised = [...this.advertised.values()]
+    const supportedAll = [...this.supported.values(), ...advertised.filter(a => !a.deprecated).map(a => a.version)]
+    const supportedKeys = new Set(supportedAll.map(v => v.key))
+    const deprecatedAll = [...this.deprecated.values(), ...advertised.filter(a => a.deprecated).map(a => a.version)]
+      .filter(v => !supportedKeys.has(v.key))
+    const instants = [...new Set([...supportedAll, ...deprecatedAll].map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
     this.periods = [-Infinity, ...instants].map(from => {
       const live = (v: ApiVersion): boolean => (retiresAt(v) ?? Infinity) > from
-      const supported = [...this.supported.values()].filter(live)
       return {
         from,
-        supported: formatVersions(supported),
-        deprecated: formatVersions([...this.deprecated.values()].filter(v => live(v) && !this.supported.has(v.key)))
+        supported: formatVersions(supportedAll.filter(live)),
+        deprecated: formatVersions(deprecatedAll.filter(live))
       }
     })
     this.reported = this.periods[0]
@@ -86,27 +109,38 @@ export function formatVersions (versions: ApiVersion[]): string | null {
   return versions.length === 0 ? null : versions.sort((a, b) => a.compareTo(b)).map(String).join(', ')
 }
 
+function advertisedHere (advertising: string, version: ApiVersion, implementing: string): Error {
+  return coded(new Error(`fastify-api-versioning: route ${advertising} advertises API version ${version} as implemented by another service, but route ${implementing} implements it on this path; declare it in one place: in apiVersions or deprecatedApiVersions where it is served here, or in advertisedApiVersions where it is not`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
+}
+
 /** Reads and checks the versioning options of one route; throws naming the route. */
 export function readDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
-  const { apiVersions, deprecatedApiVersions, apiVersionNeutral } = options
+  const { apiVersions, deprecatedApiVersions, apiVersionNeutral, advertisedApiVersions, advertisedDeprecatedApiVersions } = options
   if (apiVersionNeutral !== undefined && typeof apiVersionNeutral !== 'boolean') {
     throw coded(new TypeError(`fastify-api-versioning: route ${label}: apiVersionNeutral must be true or false`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   const supported = readVersions(apiVersions, 'apiVersions', label)
   const deprecated = readVersions(deprecatedApiVersions, 'deprecatedApiVersions', label)
+  const advertised = readVersions(advertisedApiVersions, 'advertisedApiVersions', label)
+  const advertisedDeprecated = readVersions(advertisedDeprecatedApiVersions, 'advertisedDeprecatedApiVersions', label)
   const versioned = supported.length + deprecated.length > 0
+  const advertises = advertised.length + advertisedDeprecated.length > 0
   if (apiVersionNeutral === true) {
-    if (versioned) {
-      throw coded(new Error(`fastify-api-versioning: route ${label} is version-neutral, so it cannot also declare apiVersions or deprecatedApiVersions`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+    if (versioned || advertises) {
+      throw coded(new Error(`fastify-api-versioning: route ${label} is version-neutral, so it cannot also declare apiVersions, deprecatedApiVersions or advertised versions`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     }
-    return { kind: 'neutral', supported, deprecated }
+    return { kind: 'neutral', supported, deprecated, advertised, advertisedDeprecated }
+  }
+  // Advertised versions are reported with a path's own, in the headers of its versioned routes.
+  if (advertises && !versioned) {
+    throw coded(new Error(`fastify-api-versioning: route ${label} advertises versions other services implement but implements none itself; give it apiVersions or deprecatedApiVersions as well`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
   const seen = new Set<string>()
-  for (const v of [...supported, ...deprecated]) {
+  for (const v of [...supported, ...deprecated, ...advertised, ...advertisedDeprecated]) {
     if (seen.has(v.key)) throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice`), 'FST_API_VERSIONING_INVALID_DECLARATION')
     seen.add(v.key)
   }
-  return { kind: versioned ? 'versioned' : 'plain', supported, deprecated }
+  return { kind: versioned ? 'versioned' : 'plain', supported, deprecated, advertised, advertisedDeprecated }
 }
 
 function readVersions (value: unknown, name: string, label: string): ApiVersion[] {
@@ -145,6 +179,8 @@ export class RouteTable {
   private readonly methods = new Map<string, MethodEntry>()
   /** Every version declared anywhere: what version-neutral routes accept. */
   readonly declared = new Set<string>()
+  /** Every version advertised anywhere as another service's. */
+  readonly advertised = new Set<string>()
   /** Every versioned and version-neutral route: what the openapi entry checks it has seen. */
   readonly routes: VersioningRoute[] = []
 
@@ -195,7 +231,8 @@ export class RouteTable {
       variant.versions.add(v.key)
       this.declared.add(v.key)
     }
-    entry.path.add(declaration)
+    entry.path.add(declaration, label)
+    for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)
     return variant
   }
 

@@ -7,6 +7,9 @@ export interface ApiVersionSet {
   apiVersions?: string | readonly string[]
   deprecatedApiVersions?: string | readonly string[]
   apiVersionNeutral?: boolean
+  /** Versions of these paths that other services implement: reported, never routed here. */
+  advertisedApiVersions?: string | readonly string[]
+  advertisedDeprecatedApiVersions?: string | readonly string[]
 }
 
 /**
@@ -14,7 +17,7 @@ export interface ApiVersionSet {
  * a registry symbol, so that either build of the package (ESM, CommonJS) finds the other's sets.
  */
 export const kVersionSet = Symbol.for('fastify-api-versioning.versionSet')
-const KEYS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral']
+const KEYS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
 
 /** The set that applies to a route declared on `instance`, or undefined. */
 export function versionSetOf (instance: FastifyInstance): ApiVersionSet | undefined {
@@ -23,7 +26,7 @@ export function versionSetOf (instance: FastifyInstance): ApiVersionSet | undefi
 
 /**
  * Wraps a plugin so that every route declared inside it (nested plugins included) that has none of
- * `apiVersions`, `deprecatedApiVersions` and `apiVersionNeutral` takes `set`. A route's own declaration replaces
+ * `apiVersions`, `deprecatedApiVersions`, `apiVersionNeutral` and the advertised versions takes `set`. A route's own declaration replaces
  * the set; an inner `withApiVersions` replaces an outer one. The set is checked here, when it is made.
  */
 export function withApiVersions<Options extends FastifyPluginOptions = Record<never, never>> (set: ApiVersionSet, plugin: FastifyPluginCallback<Options>): FastifyPluginCallback<Options>
