@@ -227,7 +227,7 @@ t.test('documents are available once the app is ready', async t => {
   const { default: apiVersioningOpenApi } = await import('../lib/openapi/index.js')
   await app.register(apiVersioning)
   await app.register(apiVersioningOpenApi)
-  t.throws(() => app.apiVersionDocuments(), /apiVersionDocuments\(\) is available once the app is ready/)
+  t.throws(() => app.apiVersionDocuments(), /apiVersionDocuments\(\) and apiVersionChanges\(\) are available once the app is ready/)
   await app.ready()
   t.equal(app.apiVersionDocuments().length, 1)
 })
