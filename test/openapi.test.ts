@@ -18,7 +18,7 @@ t.test('one document per version, ascending, found on the routes; each valid', a
     'a version declared on hidden routes only has no document')
   t.same(await allProblems(app), [])
   const v1 = documentOf(app, '1.0')
-  t.same(v1.info, { title: 'Orders', version: '1.0', description: 'Orders API' })
+  t.same(v1.info, { title: 'Orders', version: '1.0', description: 'Orders API\n\n### Changes since 0.9\n\nNo operation changed.' })
   t.same(documentOf(app, '0.9').info.description, 'Orders API\n\nThis API version is deprecated.')
   t.same(Object.keys(operations(v1)), ['GET /orders', 'GET /ping', 'GET /health'], 'the version\'s operations, neutral and unversioned ones; never hidden ones')
   t.equal(operations(v1)['GET /orders'].deprecated, undefined)

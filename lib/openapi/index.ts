@@ -4,6 +4,7 @@ import { ApiVersion } from '../api-version.js'
 import { readClock } from '../lifecycle/clock.js'
 import { kState, type ApiVersioningState } from '../state.js'
 import { apiVersionChanges, changesContext, compareVersions, type ApiVersionChanges } from './changes.js'
+import { describeChanges } from './changes-description.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
@@ -94,7 +95,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     })
     // Compared as served: the same period's documents, after transformObject.
     const comparisons = compareVersions(split, changesContext(combined, collector.routes, versioning))
-    const documents = Object.freeze(split)
+    const documents = Object.freeze(describeChanges(split, comparisons))
     served = {
       period,
       documents,
