@@ -90,6 +90,7 @@ const rows: Row[] = [
 
   // Names as the schemas have them, written as code whatever they hold.
   { rule: 'names with backticks', v1: ok200(object({ 'we`ird': string })), v2: ok200(object({ '`edge': string })), breaking: true, changes: ['response 200: property ``we`ird`` removed', 'response 200: property `` `edge `` added'] },
+  { rule: 'names with control characters, which would end a list item', v1: ok200(object({})), v2: ok200(object({ 'two\nlines\t': string })), breaking: false, changes: ['response 200: property `two\\nlines\\t` added'] },
 
   // The same route in both versions: no change.
   { rule: 'no change', v1: { method: 'POST', schema: { querystring: object({ q: string }), body: object({ n: integer }), response: { 200: object({ a: { type: 'array', items: string } }) } } }, v2: { method: 'POST', schema: { querystring: object({ q: string }), body: object({ n: integer }), response: { 200: object({ a: { type: 'array', items: string } }) } } }, changes: [] }
