@@ -1,6 +1,7 @@
 // The example service: `npm start` (or `npm run example`), then open the URLs it prints.
 // An orders API in three versions (0.9 deprecated, 1.0, 2.0), one route versioned in the path, a health check
-// that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page. Placing an
+// that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page, each saying
+// what changed since the version before it (breaking changes first; also at /openapi/changes.json). Placing an
 // order needs a bearer token (any will do): the docs page's Authorize button keeps it across versions.
 import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
@@ -86,6 +87,7 @@ const base = `http://127.0.0.1:${app.server.address().port}`
 console.log(`Orders API on ${base}
   Docs page, with a version picker:  ${base}/docs/
   OpenAPI documents:                 ${app.apiVersionDocuments().map(d => `${base}/openapi/${d.version}.json`).join('\n                                     ')}
+  What changed between versions:     ${base}/openapi/changes.json
   Swagger UI configuration:          ${base}/openapi/swagger-config
 Try:
   curl -i '${base}/orders?api-version=1.0'

@@ -74,6 +74,7 @@ t.test('the README\'s OpenAPI section: a snippet that serves the documents and p
   t.same(Object.keys((await app.inject('/openapi/1.0.json')).json().paths), ['/orders'])
   t.equal((await app.inject('/docs/')).statusCode, 200, 'the page')
   // A sentence for each rule, and the guide for the rest.
-  for (const rule of ['**Order.**', '**Protection.**', '**400 bodies.**', '**Media types.**', '**Lifecycle.**']) t.match(section, rule, rule)
-  for (const word of ['ui.uiHooks', '`hooks`', 'application/problem+json', 'application/json', '406', '415', 'at the root', '](docs/openapi.md)']) t.match(section, word, word)
+  for (const rule of ['**Order.**', '**Protection.**', '**400 bodies.**', '**Media types.**', '**Lifecycle.**', '**Changes.**']) t.match(section, rule, rule)
+  for (const word of ['ui.uiHooks', '`hooks`', 'application/problem+json', 'application/json', '406', '415', 'at the root', 'apiVersionChanges()', '/openapi/changes.json', '](docs/openapi.md)']) t.match(section, word, word)
+  t.equal((await app.inject('/openapi/changes.json')).statusCode, 200, 'the changes, where the README says')
 })

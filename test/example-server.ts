@@ -15,15 +15,21 @@ const REGISTER = `import { register } from 'node:module'; register(${JSON.string
 
 /**
  * Starts the example service (`npm start`) on a free port, as its own process; resolves with its base URL once it
- * listens. `teardown` is given the function that stops it.
+ * listens. `teardown` is given the function that stops it (and resolves once it has exited).
  */
-export async function startExample (teardown: (stop: () => void) => void): Promise<string> {
+export async function startExample (teardown: (stop: () => Promise<void>) => void): Promise<string> {
   const child = spawn(process.execPath, [...process.execArgv, '--import', 'data:text/javascript,' + encodeURIComponent(REGISTER), 'example/server.mjs'], {
     cwd: root,
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  teardown(() => child.kill())
+  // Stopped once it has exited: its coverage is written by then, before tap reads it.
+  teardown(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>(resolve => child.once('exit', () => resolve()))
+    child.kill()
+    await exited
+  })
   let output = ''
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

@@ -63,6 +63,12 @@ if (!existsSync(executablePath)) {
     }
     const live = { deprecated: false, struck: false }
     t.same(await showing('2.0'), { 'GET /orders': live, 'POST /orders': live, 'GET /api/v2.0/orders/{id}': live, 'GET /health': live }, 'starts at 2.0')
+    // What changed since 1.0, from the document's description: markdown the page renders, breaking changes first.
+    const changes = page.locator('.info .renderedMarkdown')
+    t.equal(await changes.locator('h3').innerText(), 'Changes since 1.0')
+    t.same(await changes.locator('strong').allInnerTexts(), ['Breaking changes', 'Other changes'])
+    t.same(await changes.locator('li').allInnerTexts(), ['GET /orders: response 200: type of [] changed from string to object', 'POST /orders added'])
+    t.same(await changes.locator('li code').allInnerTexts(), ['GET /orders', '[]', 'string', 'object', 'POST /orders'])
 
     t.equal(await tryItOut('listOrders'), '200', 'Try it out: the version parameter is filled in')
     const list = page.locator('#operations-orders-listOrders')

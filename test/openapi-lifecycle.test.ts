@@ -29,14 +29,14 @@ t.test("a version's document states its deprecation and sunset, and a retired ve
       continue
     }
     const v1 = documentOf(app, '1.0').info
-    t.equal(v1.description, 'The orders API.\n\nThis API version is deprecated from 2026-01-01T12:30:00.000Z: see https://example.com/api/deprecations#v1. This API version is retired on 2027-01-01; from then on its requests are refused: see https://example.com/api/sunset#v1.')
+    t.equal(v1.description, 'The orders API.\n\nThis API version is deprecated from 2026-01-01T12:30:00.000Z: see https://example.com/api/deprecations#v1. This API version is retired on 2027-01-01; from then on its requests are refused: see https://example.com/api/sunset#v1.\n\n### Changes since 0.9\n\nNo operation changed.')
     t.same(v1['x-api-deprecation'], { date: '2026-01-01T12:30:00.000Z', link: { href: 'https://example.com/api/deprecations#v1' } })
     t.same(v1['x-api-sunset'], { date: '2027-01-01T00:00:00.000Z', link: { href: 'https://example.com/api/sunset#v1', title: 'Retiring 1.0', type: 'text/html' }, enforce: true })
     const old = documentOf(app, '0.9').info
     t.equal(old.description, 'The orders API.\n\nThis API version is deprecated from 2025-06-01.')
     t.equal(old['x-api-sunset'], undefined)
     const v2 = documentOf(app, '2.0').info
-    t.equal(v2.description, 'The orders API.\n\nThis API version will be retired: see https://example.com/api/sunset#v2.')
+    t.equal(v2.description, 'The orders API.\n\nThis API version will be retired: see https://example.com/api/sunset#v2.\n\n### Changes since 1.0\n\nNo operation changed.')
     t.same(v2['x-api-sunset'], { link: { href: 'https://example.com/api/sunset#v2' }, enforce: false })
   }
   const plain = await buildDocs({ problemDetails: true, policies: { '1.0': { deprecation: { link: 'https://example.com/d' } } } }, {}, app => {
@@ -103,6 +103,40 @@ t.test('documents, picker and headers agree at the time a document is served, as
   t.equal(builds, before + 3, 'each period built once: 1.0 and 2.0, then 2.0 alone')
 })
 
+t.test('the changes follow the documents served in each period: deprecated operations, then a version gone', async t => {
+  const DEPRECATION = Date.parse('2026-01-01T00:00:00Z')
+  let now = DEPRECATION - 1
+  const app = await buildDocs({
+    problemDetails: true,
+    now: () => now,
+    policies: { '2.0': { deprecation: { date: '2026-01-01' }, sunset: { date: '2027-01-01', enforce: true } } }
+  }, { ui: true }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0', '3.0'] }, async () => [])
+    app.get('/items', { apiVersions: '2.0' }, async () => [])
+  })
+  const served = async () => ({
+    changes: (await app.inject('/openapi/changes.json')).json().map((c: { from: string, to: string, added: string[], removed: string[], deprecated: string[] }) =>
+      [c.from, c.to, c.added, c.removed, c.deprecated]),
+    description: (await app.inject('/openapi/3.0.json')).json().info.description
+  })
+  const before = await served()
+  t.same(before, {
+    changes: [['1.0', '2.0', ['GET /items'], [], []], ['2.0', '3.0', [], ['GET /items'], []]],
+    description: '### Changes since 2.0\n\n**Breaking changes**\n\n- `GET /items` removed'
+  }, 'before the deprecation date')
+  t.equal(app.apiVersionChanges(), app.apiVersionChanges(), 'made once in a period')
+
+  now = DEPRECATION
+  t.same((await served()).changes, [['1.0', '2.0', ['GET /items'], [], ['GET /items', 'GET /orders']], ['2.0', '3.0', [], ['GET /items'], []]],
+    "from the deprecation date: 2.0's operations are deprecated")
+
+  now = SUNSET
+  t.same(await served(), {
+    changes: [['1.0', '3.0', [], [], []]],
+    description: '### Changes since 1.0\n\nNo operation changed.'
+  }, 'from the enforced sunset: 2.0 has no document, and 3.0 follows 1.0')
+})
+
 t.test('a deprecation without a date is in effect at once; one dated after the sunset never is, as for the server', async t => {
   const app = await buildDocs({
     problemDetails: true,
@@ -114,7 +148,7 @@ t.test('a deprecation without a date is in effect at once; one dated after the s
   }, {}, app => { app.get('/orders', { apiVersions: ['1.0', '2.0', '3.0'] }, async () => []) })
   t.same(app.apiVersionDocuments().map(d => [d.version, d.deprecated]), [['1.0', true], ['2.0', false], ['3.0', false]])
   t.equal(documentOf(app, '2.0').info['x-api-deprecation'], undefined)
-  t.equal(documentOf(app, '2.0').info.description, 'This API version is retired on 2027-06-01.')
+  t.equal(documentOf(app, '2.0').info.description, 'This API version is retired on 2027-06-01.\n\n### Changes since 1.0\n\nNo operation changed.')
 })
 
 t.test('a clock that fails while a document is served is a logged 500; the app goes on', async t => {

@@ -19,7 +19,7 @@ function callbackGuard (request: FastifyRequest, reply: FastifyReply, done: (err
   done()
 }
 
-const DOCUMENTS = ['/openapi/1.0.json', '/openapi/1.0.yaml', '/openapi/swagger-config', '/openapi/9.0.json']
+const DOCUMENTS = ['/openapi/1.0.json', '/openapi/1.0.yaml', '/openapi/swagger-config', '/openapi/changes.json', '/openapi/9.0.json']
 const PAGE = ['/docs/', '/docs/json', '/docs/yaml', '/docs/static/swagger-initializer.js']
 
 async function docs (openapi: ApiVersioningOpenApiOptions) {
@@ -39,6 +39,8 @@ t.test('the page\'s uiHooks guard every route that serves a document or its conf
     t.equal((await app.inject({ url: '/docs/yaml', headers: PASS })).statusCode, 302)
     t.equal((await app.inject({ url: '/openapi/1.0.json', headers: PASS })).statusCode, 200)
     t.equal((await app.inject({ url: '/openapi/swagger-config', headers: PASS })).statusCode, 200)
+    t.equal((await app.inject({ url: '/openapi/changes.json', headers: PASS })).statusCode, 200)
+    t.equal((await app.inject({ method: 'HEAD', url: '/openapi/changes.json' })).statusCode, 401, 'HEAD too')
     t.equal((await app.inject({ url: '/openapi/9.0.json', headers: PASS })).statusCode, 404)
     t.equal((await app.inject({ url: '/docs/', headers: PASS })).statusCode, 200)
   }
@@ -48,6 +50,8 @@ t.test('the hooks option guards the document routes without a page, and the page
   const bare = await docs({ hooks: { onRequest: [guard] } })
   for (const url of DOCUMENTS) t.equal((await bare.inject(url)).statusCode, 401, url)
   t.equal((await bare.inject({ url: '/openapi/1.0.yaml', headers: PASS })).statusCode, 200)
+  t.equal((await bare.inject({ url: '/openapi/changes.json', headers: PASS })).statusCode, 200)
+  t.equal((await bare.inject({ method: 'HEAD', url: '/openapi/changes.json' })).statusCode, 401, 'HEAD too')
   t.equal((await bare.inject('/orders?api-version=1.0')).statusCode, 200, 'the API itself is not guarded')
 
   const page = await docs({ hooks: { preHandler: guard }, ui: true })

@@ -98,3 +98,19 @@ t.test('property: what segmentIn reads is what the router reads, for any URL', a
     return agrees(route, app, segmentPrefix(route, 'apiVersion') + parts.join(''))
   }), { numRuns: 20_000 })
 })
+
+t.test('routes of one router node whose paths have different texts before the version: the router is asked, each route gets its versions', async t => {
+  const { default: apiVersioning } = await import('../lib/index.js')
+  const cases = [
+    [{ caseSensitive: false }, '/Api/v:apiVersion/items', '/api/v:apiVersion/items', { '/api/v1.0/items': 'first 1.0', '/Api/v2/items': 'second 2', '/API/V2.0/items': 'second 2.0' }],
+    [{ ignoreDuplicateSlashes: true }, '/api//v:apiVersion/items', '/api/v:apiVersion/items', { '/api/v1.0/items': 'first 1.0', '/api//v2/items': 'second 2', '/api///v1/items': 'first 1' }]
+  ] as const
+  for (const [routerOptions, first, second, urls] of cases) {
+    const app = Fastify({ routerOptions })
+    await app.register(apiVersioning, { problemDetails: true, versionReader: { urlSegment: 'apiVersion' } })
+    app.get(first, { apiVersions: '1.0' }, async request => `first ${request.apiVersion}`)
+    app.get(second, { apiVersions: '2.0' }, async request => `second ${request.apiVersion}`)
+    for (const [url, body] of Object.entries(urls)) t.equal((await app.inject(url)).body, body, `${JSON.stringify(routerOptions)} ${url}`)
+    t.equal((await app.inject('/api/v3/items')).statusCode, 404, 'an unsupported version in the path')
+  }
+})

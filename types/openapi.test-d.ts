@@ -4,7 +4,8 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, {
   apiVersioningOpenApi as named,
-  type ApiVersionDocument, type ApiVersioningOpenApiOptions, type GuardHooks, type OpenApiDocument, type RouteTransform, type SwaggerConfig
+  type ApiVersionChanges, type ApiVersionDocument, type ApiVersioningOpenApiOptions, type GuardHooks, type OpenApiDocument, type OperationChanges,
+  type RouteTransform, type SwaggerConfig
 } from '../lib/openapi/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -59,5 +60,17 @@ const title: string = document.info.title
 const paths: Record<string, Record<string, unknown>> = document.paths
 // @ts-expect-error: documents are read-only
 documents[0].version = '2.0'
+// What changed from each version to the next: operations as 'GET /orders/{id}', changes as sentences.
+const changes = app.apiVersionChanges()
+expectType<Equal<typeof changes, readonly ApiVersionChanges[]>>()
+expectType<Equal<ApiVersionChanges['from'] | ApiVersionChanges['to'], string>>()
+expectType<Equal<ApiVersionChanges['added'] | ApiVersionChanges['removed'] | ApiVersionChanges['deprecated'], readonly string[]>>()
+expectType<Equal<ApiVersionChanges['changed'], readonly OperationChanges[]>>()
+expectType<Equal<OperationChanges, { readonly operation: string, readonly breaking: boolean, readonly changes: readonly string[] }>>()
+const breaking: boolean = changes.some(c => c.removed.length > 0 || c.changed.some(op => op.breaking))
+// @ts-expect-error: the changes are read-only
+changes[0].added.push('GET /x')
+// @ts-expect-error: so is each operation's
+changes[0].changed[0].breaking = false
 const config: SwaggerConfig = { urls: [{ url: '/openapi/1.0.json', name: '1.0' }], 'urls.primaryName': '1.0' }
-export { options, title, paths, config }
+export { options, title, paths, config, breaking }

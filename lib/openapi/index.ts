@@ -3,6 +3,8 @@ import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
 import { readClock } from '../lifecycle/clock.js'
 import { kState, type ApiVersioningState } from '../state.js'
+import { apiVersionChanges, changesContext, compareVersions, type ApiVersionChanges } from './changes.js'
+import { describeChanges } from './changes-description.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
@@ -14,6 +16,7 @@ import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from '.
 import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
 
+export type { ApiVersionChanges, OperationChanges } from './changes.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
 export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'
@@ -23,6 +26,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** One OpenAPI document per API version, ascending; available once the app is ready. */
     apiVersionDocuments (): readonly ApiVersionDocument[]
+    /** What changed from each version to the next, ascending; available once the app is ready. */
+    apiVersionChanges (): readonly ApiVersionChanges[]
   }
 }
 
@@ -35,6 +40,7 @@ interface Served {
   /** The lifecycle period the documents are for (see `lifecycleInstants`). */
   readonly period: number
   readonly documents: readonly ApiVersionDocument[]
+  readonly changes: readonly ApiVersionChanges[]
   /** By version key: the document as JSON and as YAML text, made on first request. */
   readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
   readonly config: SwaggerConfig
@@ -80,16 +86,20 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   let combined: OpenApiDocument | null = null
   let served: Served | null = null
   function serve (): Served {
-    if (combined === null) throw coded(new Error('fastify-api-versioning/openapi: apiVersionDocuments() is available once the app is ready (await app.ready())'), 'FST_API_VERSIONING_NOT_READY')
+    if (combined === null) throw coded(new Error('fastify-api-versioning/openapi: apiVersionDocuments() and apiVersionChanges() are available once the app is ready (await app.ready())'), 'FST_API_VERSIONING_NOT_READY')
     const time = clock()
     const period = periodAt(instants, time)
     if (served?.period === period) return served
-    const documents = Object.freeze(splitDocument(combined, collector.routes, {
+    const split = splitDocument(combined, collector.routes, {
       options: versioning, errorObjects, transformObject: options.transformObject, paths, time
-    }))
+    })
+    // Compared as served: the same period's documents, after transformObject.
+    const comparisons = compareVersions(split, changesContext(combined, collector.routes, versioning))
+    const documents = Object.freeze(describeChanges(split, comparisons))
     served = {
       period,
       documents,
+      changes: apiVersionChanges(comparisons),
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
       config: swaggerConfig(documents, options.routePrefix)
     }
@@ -110,10 +120,12 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
+  fastify.decorate('apiVersionChanges', () => serve().changes)
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
   const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }
   fastify.get(`${options.routePrefix}/swagger-config`, routeOptions, async () => serve().config)
+  fastify.get(`${options.routePrefix}/changes.json`, routeOptions, async () => serve().changes)
   fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
     const json = file.endsWith('.json')
