@@ -2,12 +2,13 @@
 // Fastify's own version constraint (a reference). Each has the routes of servers/: /items in versions 1.0 and 2.0
 // (0.9 deprecated, for the report rows), /v:apiVersion/items, and an unversioned /health.
 import Fastify from 'fastify'
+import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { payload } from './servers/payload.mjs'
 
 // PLUGIN_DIST: another build of the plugin (say, the previous release's dist/esm/index.js), for an A/B.
 const { default: apiVersioning } = await import(process.env.PLUGIN_DIST ?? '../dist/esm/index.js')
 
-export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'fastify-constraint']
+export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'plugin-telemetry', 'fastify-constraint']
 
 const handler = async () => payload
 const SUPPORTED = new Set(['0.9', '1.0', '2.0'])
@@ -43,7 +44,11 @@ export async function buildApp (kind) {
     app.get('/items', { constraints: { version: '1.0.0' } }, handler)
     app.get('/items', { constraints: { version: '2.0.0' } }, handler)
   } else {
-    await app.register(apiVersioning, { versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion' }, problemDetails: true, reportApiVersions: kind === 'plugin-report' })
+    // With telemetry: the SDK's counter, read by a reader that exports rarely (the cost of recording, not of exporting).
+    const telemetry = kind === 'plugin-telemetry'
+      ? { meterProvider: new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 3_600_000 })] }) }
+      : false
+    await app.register(apiVersioning, { versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion' }, problemDetails: true, reportApiVersions: kind === 'plugin-report', telemetry })
     app.get('/items', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, handler)
     app.get('/items', { apiVersions: '2.0' }, handler)
     app.get('/v:apiVersion/items', { apiVersions: ['1.0', '2.0'] }, handler)

@@ -2,14 +2,20 @@
 // An orders API in three versions (0.9 deprecated, 1.0, 2.0), one route versioned in the path, a health check
 // that takes any version, TypeBox schemas, and one OpenAPI document per version with a docs page, each saying
 // what changed since the version before it (breaking changes first; also at /openapi/changes.json). Placing an
-// order needs a bearer token (any will do): the docs page's Authorize button keeps it across versions.
+// order needs a bearer token (any will do): the docs page's Authorize button keeps it across versions. Who calls
+// which version is counted as OpenTelemetry metrics, printed on the console (METRICS_INTERVAL ms, default 30 s).
 import Fastify from 'fastify'
+import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { ProblemDetailsSchema } from '../dist/esm/index.js'
 import apiVersioningOpenApi from '../dist/esm/openapi/index.js'
 
 const app = Fastify({ logger: { level: 'warn' } })
-await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true })
+// In production the exporter would be OTLP or Prometheus; the console shows what they would receive.
+const exportIntervalMillis = Number(process.env.METRICS_INTERVAL ?? 30_000)
+const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new ConsoleMetricExporter(), exportIntervalMillis })] })
+app.addHook('onClose', () => meterProvider.shutdown())
+await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true, telemetry: { meterProvider } })
 await app.register(apiVersioningOpenApi, {
   openapi: {
     openapi: '3.1.0',
@@ -88,6 +94,7 @@ console.log(`Orders API on ${base}
   Docs page, with a version picker:  ${base}/docs/
   OpenAPI documents:                 ${app.apiVersionDocuments().map(d => `${base}/openapi/${d.version}.json`).join('\n                                     ')}
   What changed between versions:     ${base}/openapi/changes.json
+  Who calls which version:           the api_version.requests counter, on this console every ${exportIntervalMillis / 1000} s
   Swagger UI configuration:          ${base}/openapi/swagger-config
 Try:
   curl -i '${base}/orders?api-version=1.0'

@@ -23,6 +23,8 @@ import { RouteTable } from './routing/route-table.js'
 import { earlyRoutes } from './routing/routes-so-far.js'
 import { kState } from './state.js'
 import { coded } from './errors.js'
+import { createRequestMetrics } from './telemetry/request-metrics.js'
+import { createTelemetry, type Telemetry } from './telemetry/telemetry.js'
 
 export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
@@ -36,6 +38,8 @@ export { withApiVersions, type ApiVersionSet } from './routing/version-sets.js'
 export { ProblemDetailsSchema, type ProblemDetails } from './problems/problem-schema.js'
 export { PROBLEM_TEXTS, type ApiVersionProblem, type ApiVersionProblemKind, type ProblemDocument } from './problems/problems.js'
 export type { ProblemWriter, ProblemWriterContext } from './problems/writers.js'
+export type { TelemetryMeterProvider, TelemetryOption } from './telemetry/telemetry.js'
+export type { VersionOutcomeName } from './telemetry/request-metrics.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,6 +90,12 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasConstraintStrategy(STRATEGY)) {
     return done(coded(new Error('fastify-api-versioning: this server already has an "apiVersion" constraint strategy; register apiVersioning once, before the routes'), 'FST_API_VERSIONING_REGISTERED_TWICE'))
   }
+  // Only telemetry loads a package (@opentelemetry/api), and only when asked for.
+  if (options.telemetry === null) return wire(fastify, options, null, done)
+  createTelemetry(options.telemetry.meterProvider).then(telemetry => wire(fastify, options, telemetry, done), done)
+}
+
+function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Telemetry | null, done: Done): void {
   const errorObjects = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects] ?? null
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const writing = createProblemWriting(options, errorObjects, problems, message => fastify.log.warn(message))
@@ -93,7 +103,10 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName))
   const table = new RouteTable()
   const hooks = createRouteHooks({ options, declared: table.declared, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
-  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify) })
+  const metrics = telemetry === null
+    ? null
+    : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
+  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics })
 
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
   fastify.addHook('onRoute', declaring.onRoute)

@@ -1,6 +1,7 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from './api-version.js'
 import { DEFAULT_PROBLEM_TYPE_BASE } from './problems/problems.js'
 import type { CustomReader } from './request/custom-reader.js'
+import { resolveTelemetryOption, type TelemetryMeterProvider, type TelemetryOption } from './telemetry/telemetry.js'
 import { resolveMediaTypeOption, type MediaTypeConfig } from './request/media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './lifecycle/policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
@@ -69,6 +70,12 @@ export interface ApiVersioningOptions {
   now?: () => number
   /** Add `apiVersion` to the request's log bindings, so the "request completed" line names the version. Default false. */
   logApiVersion?: boolean
+  /**
+   * Count the requests of versioned and version-neutral routes as OpenTelemetry metrics (`api_version.requests`,
+   * meter `fastify-api-versioning`), and name the served version on the active span: `true` with the global meter
+   * provider of `@opentelemetry/api` (an optional peer: install it), or `{ meterProvider }`. Default false.
+   */
+  telemetry?: TelemetryOption
 }
 
 export interface ResolvedOptions {
@@ -93,12 +100,14 @@ export interface ResolvedOptions {
   readonly apiVersionSelector: Selector
   readonly now: () => number
   readonly logApiVersion: boolean
+  /** The telemetry option, checked; null when off. */
+  readonly telemetry: { readonly meterProvider: TelemetryMeterProvider | null } | null
 }
 
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
   'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
-  'apiVersionSelector', 'now', 'logApiVersion',
+  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -229,7 +238,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     policies: resolvePolicies(options.policies, warn),
     apiVersionSelector,
     now,
-    logApiVersion: boolean(options.logApiVersion, 'logApiVersion')
+    logApiVersion: boolean(options.logApiVersion, 'logApiVersion'),
+    telemetry: resolveTelemetryOption(options.telemetry, fail)
   })
 }
 

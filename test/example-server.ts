@@ -14,13 +14,14 @@ const FROM_SOURCES = `export async function resolve (specifier, context, next) {
 const REGISTER = `import { register } from 'node:module'; register(${JSON.stringify('data:text/javascript,' + encodeURIComponent(FROM_SOURCES))})`
 
 /**
- * Starts the example service (`npm start`) on a free port, as its own process; resolves with its base URL once it
- * listens. `teardown` is given the function that stops it (and resolves once it has exited).
+ * Starts the example service (`npm start`) on a free port, as its own process, with `env` added to its
+ * environment; resolves with its base URL once it listens, and what it has printed so far (`output()`).
+ * `teardown` is given the function that stops it (and resolves once it has exited).
  */
-export async function startExample (teardown: (stop: () => Promise<void>) => void): Promise<string> {
+export async function startExample (teardown: (stop: () => Promise<void>) => void, env: Record<string, string> = {}): Promise<{ base: string, output: () => string }> {
   const child = spawn(process.execPath, [...process.execArgv, '--import', 'data:text/javascript,' + encodeURIComponent(REGISTER), 'example/server.mjs'], {
     cwd: root,
-    env: { ...process.env, PORT: '0' },
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // Stopped once it has exited: its coverage is written by then, before tap reads it.
@@ -35,7 +36,7 @@ export async function startExample (teardown: (stop: () => Promise<void>) => voi
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk
       const base = /^Orders API on (http:\/\/\S+)/m.exec(output)?.[1]
-      if (base !== undefined) resolve(base)
+      if (base !== undefined) resolve({ base, output: () => output })
     })
     child.stderr.on('data', (chunk: Buffer) => { output += chunk })
     child.on('exit', code => reject(new Error(`the example service exited (${code}) before it listened:\n${output}`)))

@@ -21,7 +21,7 @@ if (!existsSync(executablePath)) {
 } else {
   t.test('the docs page of the example service in Chromium: picker, versions, deprecated operations, Try it out', { timeout: 180_000 }, async t => {
     const { chromium } = await import('playwright-core')
-    const base = await startExample(stop => t.teardown(stop))
+    const { base } = await startExample(stop => t.teardown(stop))
     const browser = await chromium.launch({ executablePath })
     t.teardown(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1200, height: 700 } })

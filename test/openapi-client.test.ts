@@ -17,7 +17,7 @@ const root = resolve(import.meta.dirname, '..')
 interface Call { version: string, operationId: string, status: number, mediaType: string, body: unknown }
 
 t.test('a client generated from each version\'s document is typed right for every response of the example service', { timeout: 120_000 }, async t => {
-  const base = await startExample(stop => t.teardown(stop))
+  const { base } = await startExample(stop => t.teardown(stop))
   const config = await (await fetch(`${base}/openapi/swagger-config`)).json() as { urls: Array<{ url: string }> }
   const documents = new Map<string, OpenApiDocument>()
   for (const { url } of config.urls) {

@@ -4,7 +4,7 @@ import { startExample } from './example-server.js'
 // The example service shows what changed between its versions: at /openapi/changes.json, and on the docs page
 // (each document's description, which the page renders).
 t.test('the example service serves what changed from each version to the next, and says it in each document', { timeout: 120_000 }, async t => {
-  const base = await startExample(stop => t.teardown(stop))
+  const { base } = await startExample(stop => t.teardown(stop))
   t.same(await (await fetch(`${base}/openapi/changes.json`)).json(), [
     { from: '0.9', to: '1.0', added: ['GET /api/v1.0/orders/{id}'], removed: [], deprecated: [], changed: [] },
     {

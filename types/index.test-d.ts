@@ -1,10 +1,12 @@
 // Type tests: compiled by `npm run typecheck` (part of `npm test`); a wrong type fails the build.
 import Fastify, { type FastifyReply } from 'fastify'
 import type { Static } from '@sinclair/typebox'
+import { metrics } from '@opentelemetry/api'
+import { MeterProvider } from '@opentelemetry/sdk-metrics'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
   withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ApiVersionSource, type CustomReader, type ErrorObject,
-  type ProblemDetails, type ProblemDocument, type ProblemWriter
+  type ProblemDetails, type ProblemDocument, type ProblemWriter, type VersionOutcomeName
 } from '../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -31,6 +33,12 @@ await app.register(apiVersioning, { versionReader: { custom: () => ['1.0', '1'] 
 await app.register(apiVersioning, { reportApiVersions: { supportedHeader: 'x-api-versions', deprecatedHeader: 'x-api-deprecated' } })
 // @ts-expect-error: the header names are texts
 await app.register(apiVersioning, { reportApiVersions: { supportedHeader: true } })
+await app.register(apiVersioning, { telemetry: true })
+await app.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() } })
+await app.register(apiVersioning, { telemetry: { meterProvider: metrics.getMeterProvider() } })
+// @ts-expect-error: a meter provider has getMeter
+await app.register(apiVersioning, { telemetry: { meterProvider: {} } })
+expectType<Equal<VersionOutcomeName, 'served' | 'unsupported' | 'invalid' | 'ambiguous' | 'unspecified' | 'retired' | 'error'>>()
 // @ts-expect-error: a custom reader gives texts
 await app.register(apiVersioning, { versionReader: { custom: () => 1 } })
 // @ts-expect-error: a status code is a number

@@ -26,6 +26,11 @@ export interface Lifecycle {
   readonly policyHeaders: onSendHookHandler | null
   /** Sends a retired version's Sunset and Link headers with the problem that refuses it. */
   retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
+  /**
+   * True when the version's deprecation policy has deprecated it at the request's time (from its date on, or
+   * always without one). A clock that fails here says no: the request was served, and it is no error of its.
+   */
+  deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean
 }
 
 export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogger): Lifecycle {
@@ -66,6 +71,17 @@ export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogg
       },
     retirementHeaders (reply, outcome) {
       if (outcome.retired) sendPolicy(reply, policies.get((outcome.version as ApiVersion).key) as VersionPolicy, false)
+    },
+    deprecatedByPolicy (version, outcome) {
+      const deprecation = policies.get(version.key)?.deprecationPolicy ?? null
+      if (deprecation === null) return false
+      if (deprecation.date === null) return true
+      if (Number.isNaN(outcome.time)) {
+        const time = readClock(now, 'fastify-api-versioning')
+        if (typeof time !== 'number') return false
+        outcome.time = time
+      }
+      return deprecation.date.getTime() <= outcome.time
     }
   }
 

@@ -13,6 +13,7 @@ import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
+import type { RequestMetrics } from '../telemetry/request-metrics.js'
 
 export interface DeclaringParts {
   readonly options: ResolvedOptions
@@ -23,6 +24,8 @@ export interface DeclaringParts {
   readonly log: FastifyBaseLogger
   /** The routes in the router when the plugin loaded (see reportEarlyRoutes). */
   readonly early: readonly string[]
+  /** The hooks that count requests, with the `telemetry` option; null without. */
+  readonly metrics: RequestMetrics | null
 }
 
 /** The onRoute and onReady hooks that turn each route's declaration into routes of the router. */
@@ -37,7 +40,7 @@ export interface RouteDeclaring {
  * hidden route that answers what no version route takes. Routes are checked against one another in the table, and
  * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
  */
-export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early }: DeclaringParts): RouteDeclaring {
+export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics }: DeclaringParts): RouteDeclaring {
   const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
@@ -90,7 +93,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
-      route.onSend = append(append(route.onSend, hooks.versionHeaders(null)), logServed)
+      route.onSend = append(append(append(route.onSend, hooks.versionHeaders(null)), logServed), metrics?.neutral(route.url, segment) ?? null)
       return
     }
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
@@ -102,6 +105,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
     route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse(declaration)), logServed)
+    route.onSend = append(route.onSend, metrics?.versioned(route.url, declaration, bound) ?? null)
+    const hiddenOnSend = append(headers ?? undefined, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
@@ -120,7 +125,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
         if (!variants[i].hasFallback) onRequest = prepend(hooks.prefixRoot(root), onRequest)
       }
       if (variants[i].hasFallback) continue
-      this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: headers as onSendHookHandler | null, answer: hooks.answerProblem }))
+      this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: hiddenOnSend, answer: hooks.answerProblem }))
     }
   }
 
@@ -135,7 +140,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
     reportEarlyRoutes(early, versioning, log)
-    if (table.declared.size === 0) table.declared.add(options.defaultVersion.key)
+    if (table.declared.size === 0) {
+      table.declared.add(options.defaultVersion.key)
+      table.forms.set(options.defaultVersion.key, String(options.defaultVersion))
+    }
     for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
     done()
   }

@@ -14,7 +14,7 @@ export function isHiddenRoute (route: DeclaredRoute): boolean {
 /** What the hidden route of one method and path runs: the same for every such route of the app. */
 export interface HiddenRouteHooks {
   readonly onRequest: onRequestHookHandler[] | onRequestHookHandler | undefined
-  readonly onSend: onSendHookHandler | null
+  readonly onSend: onSendHookHandler[] | onSendHookHandler | undefined
   /** Answers the version problem (or the error of a clock that failed while routing). */
   readonly answer: RouteHandlerMethod
 }
@@ -38,7 +38,7 @@ export function hiddenRoute (route: DeclaredRoute, method: string, others: Recor
     errorHandler: route.errorHandler,
     handlerTimeout: route.handlerTimeout,
     onRequest: hooks.onRequest,
-    onSend: hooks.onSend ?? undefined,
+    onSend: hooks.onSend,
     // Before the body is read: a body that is too large or malformed cannot hide the version problem.
     preParsing: hooks.answer as never,
     handler: hooks.answer,

@@ -190,6 +190,7 @@ export function createRouteHooks (parts: HookParts) {
     logServed,
     neutral,
     neutralCheck,
+    neutralOutcome,
     answerProblem: apiVersionProblem,
     prefixRoot,
     /** The media type hook of a versioned route, built for its declaration; null when media types are not read. */

@@ -181,6 +181,8 @@ export class RouteTable {
   readonly declared = new Set<string>()
   /** Every version advertised anywhere as another service's. */
   readonly advertised = new Set<string>()
+  /** The form each declared version was first declared in (`1` and `1.0` are one version). */
+  readonly forms = new Map<string, string>()
   /** Every versioned and version-neutral route: what the openapi entry checks it has seen. */
   readonly routes: VersioningRoute[] = []
 
@@ -230,6 +232,7 @@ export class RouteTable {
       }
       variant.versions.add(v.key)
       this.declared.add(v.key)
+      if (!this.forms.has(v.key)) this.forms.set(v.key, String(v))
     }
     entry.path.add(declaration, label)
     for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)

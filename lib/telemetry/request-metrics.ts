@@ -1,0 +1,114 @@
+import type { FastifyBaseLogger, FastifyRequest, onSendHookHandler } from 'fastify'
+import type { ApiVersion } from '../api-version.js'
+import type { RouteDeclaration } from '../routing/route-table.js'
+import type { PathSegment } from '../request/path-segment.js'
+import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
+import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import type { Telemetry } from './telemetry.js'
+
+/** What became of a request's version (`api_version.outcome`). */
+export type VersionOutcomeName = 'served' | 'unsupported' | 'invalid' | 'ambiguous' | 'unspecified' | 'retired' | 'error'
+
+type Attributes = Record<string, string | boolean>
+
+export interface MetricsParts {
+  readonly telemetry: Telemetry
+  /** A request without a version gets one assumed: a missing version that no route takes is Unsupported. */
+  readonly assumes: boolean
+  /** The declared form of each version some route declares (`1` and `1.0` are one key): what neutral routes serve. */
+  readonly declaredForms: ReadonlyMap<string, string>
+  /** True when a deprecation policy has deprecated the version at the request's time. */
+  readonly deprecatedByPolicy: (version: ApiVersion, outcome: VersionOutcome) => boolean
+  /** The outcome of a neutral route's request, read if an earlier hook answered before the route read it. */
+  readonly neutralOutcome: (raw: RawRequest, segment: PathSegment | null) => VersionOutcome
+  readonly log: FastifyBaseLogger
+}
+
+/**
+ * The onSend hooks that count requests of versioned, hidden and version-neutral routes (`api_version.requests`),
+ * once each, with attributes from the app's declarations only (a requested text nobody declared is never one),
+ * and that name the served version on the request's span. The counter is the app's code: what it throws is logged
+ * once, never the request's failure.
+ */
+export type RequestMetrics = ReturnType<typeof createRequestMetrics>
+
+export function createRequestMetrics (parts: MetricsParts) {
+  const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
+  let failed = false
+
+  // Each route keeps the attribute objects it has used: their number is bounded by its methods and versions.
+  function recorder (url: string) {
+    const cache = new Map<string, Attributes>()
+    return function record (request: FastifyRequest, outcome: VersionOutcomeName, version: string | null, deprecated: boolean): void {
+      const key = `${request.method} ${outcome} ${version ?? ''} ${deprecated}`
+      let attributes = cache.get(key)
+      if (attributes === undefined) {
+        attributes = { 'http.request.method': request.method, 'http.route': url, 'api_version.outcome': outcome }
+        if (version !== null) Object.assign(attributes, { api_version: version, 'api_version.deprecated': deprecated })
+        cache.set(key, attributes)
+      }
+      try {
+        telemetry.counter.add(1, attributes)
+        if (version !== null) telemetry.activeSpan()?.setAttribute('api_version', version)
+      } catch (error) {
+        if (failed) return
+        failed = true
+        parts.log.warn({ err: error }, 'fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)')
+      }
+    }
+  }
+
+  // What the hidden route answers: the version problem (or a server error), as problem-choice decides it.
+  function unserved (outcome: VersionOutcome): VersionOutcomeName {
+    if (outcome.error !== null) return 'error'
+    if (outcome.retired) return 'retired'
+    switch (outcome.kind) {
+      case AMBIGUOUS: return 'ambiguous'
+      case INVALID: return 'invalid'
+      case NONE: return assumes ? 'unsupported' : 'unspecified'
+      default: return 'unsupported'
+    }
+  }
+
+  /**
+   * For a version route, named by its versions as it declares them (deprecated there or not). A route with other
+   * constraints (`bound`) serves the version the router read, even where an earlier hook answered before the
+   * route's own hook set it.
+   */
+  function versioned (url: string, declaration: RouteDeclaration, bound: boolean): onSendHookHandler {
+    const record = recorder(url)
+    const forms = new Map<string, { text: string, deprecated: boolean }>()
+    for (const v of declaration.supported) forms.set(v.key, { text: String(v), deprecated: false })
+    for (const v of declaration.deprecated) forms.set(v.key, { text: String(v), deprecated: true })
+    return function apiVersionTelemetry (request, reply, payload, done) {
+      const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+      const version = outcome.served ?? (bound ? outcome.version as ApiVersion : null) as ApiVersion
+      const form = forms.get(version.key) as { text: string, deprecated: boolean }
+      record(request, 'served', form.text, form.deprecated || deprecatedByPolicy(version, outcome))
+      done(null, payload)
+    }
+  }
+
+  function hidden (url: string): onSendHookHandler {
+    const record = recorder(url)
+    return function apiVersionTelemetry (request, reply, payload, done) {
+      record(request, unserved((request.raw as RawRequest)[kOutcome] as VersionOutcome), null, false)
+      done(null, payload)
+    }
+  }
+
+  // A neutral route serves no version, or one that some route declares; anything else is its problem.
+  function neutral (url: string, segment: PathSegment | null): onSendHookHandler {
+    const record = recorder(url)
+    return function apiVersionTelemetry (request, reply, payload, done) {
+      const raw = request.raw as RawRequest
+      const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
+      const served = outcome.served
+      if (served !== null) record(request, 'served', declaredForms.get(served.key) as string, deprecatedByPolicy(served, outcome))
+      else record(request, outcome.kind === NONE && outcome.error === null ? 'served' : unserved(outcome), null, false)
+      done(null, payload)
+    }
+  }
+
+  return { versioned, hidden, neutral }
+}

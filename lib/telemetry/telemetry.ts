@@ -1,0 +1,79 @@
+import { coded } from '../errors.js'
+import { messageOf } from '../problems/server-error.js'
+
+/** The counter of an OpenTelemetry meter, as far as the plugin uses it. */
+export interface TelemetryCounter {
+  add (value: number, attributes?: Record<string, string | boolean>): void
+}
+
+/** An OpenTelemetry `MeterProvider` (from `@opentelemetry/api` or an SDK), as far as the plugin uses it. */
+export interface TelemetryMeterProvider {
+  getMeter (name: string): { createCounter (name: string, options?: { unit?: string, description?: string }): TelemetryCounter }
+}
+
+/** The `telemetry` option: `true` for the global meter provider of `@opentelemetry/api`, or one of the app's. */
+export type TelemetryOption = boolean | { meterProvider?: TelemetryMeterProvider }
+
+/** An active span, as far as the plugin uses it. */
+interface TelemetrySpan {
+  setAttribute (key: string, value: string): unknown
+}
+
+interface OpenTelemetryApi {
+  metrics: { getMeterProvider (): TelemetryMeterProvider }
+  trace: { getActiveSpan (): TelemetrySpan | undefined }
+}
+
+/** What the plugin records requests with. */
+export interface Telemetry {
+  readonly counter: TelemetryCounter
+  /** The span of the request's context, where an instrumentation made one. */
+  readonly activeSpan: () => TelemetrySpan | undefined
+}
+
+export const METER_NAME = 'fastify-api-versioning'
+export const COUNTER_NAME = 'api_version.requests'
+const PEER = '@opentelemetry/api'
+
+/** Checks the option at start-up; null when telemetry is off. */
+export function resolveTelemetryOption (value: unknown, fail: (message: string) => never): { meterProvider: TelemetryMeterProvider | null } | null {
+  if (value === undefined || value === false) return null
+  if (value === true) return { meterProvider: null }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`telemetry must be a boolean or { meterProvider? } (got ${messageOf(value)})`)
+  for (const key of Object.keys(value)) {
+    if (key !== 'meterProvider') fail(`unknown telemetry option ${JSON.stringify(key)}`)
+  }
+  const provider = (value as { meterProvider?: unknown }).meterProvider
+  if (provider === undefined) return { meterProvider: null }
+  if (typeof (provider as { getMeter?: unknown } | null)?.getMeter !== 'function') fail('telemetry.meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter)')
+  return { meterProvider: provider as TelemetryMeterProvider }
+}
+
+/**
+ * Loads `@opentelemetry/api` (an optional peer: the plugin loads it only when telemetry is on) and makes the
+ * counter, from the app's meter provider or the global one as it is at registration. A missing package, or a
+ * provider that fails, fails start-up naming it.
+ */
+export async function createTelemetry (given: TelemetryMeterProvider | null): Promise<Telemetry> {
+  let api: OpenTelemetryApi
+  try {
+    const loaded = await import(PEER) as OpenTelemetryApi & { default?: OpenTelemetryApi }
+    api = loaded.metrics === undefined ? loaded.default as OpenTelemetryApi : loaded
+  } catch (error) {
+    if (/^Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] === PEER) {
+      throw coded(new Error(`fastify-api-versioning: the telemetry option needs the package ${PEER}, but it is not installed; install it: npm install ${PEER}`, { cause: error }), 'FST_API_VERSIONING_MISSING_PEER')
+    }
+    throw error
+  }
+  const provider = given ?? api.metrics.getMeterProvider()
+  let counter: TelemetryCounter
+  try {
+    counter = provider.getMeter(METER_NAME).createCounter(COUNTER_NAME, {
+      unit: '{request}',
+      description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
+    })
+  } catch (error) {
+    throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
+  }
+  return { counter, activeSpan: () => api.trace.getActiveSpan() }
+}

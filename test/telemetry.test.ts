@@ -1,0 +1,129 @@
+import t from 'tap'
+import { context, metrics, trace, type Span } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
+import Fastify from 'fastify'
+import apiVersioning, { type ApiVersioningOptions } from '../lib/index.js'
+import { logged, says } from './helpers.js'
+
+// A reader that the test asks for the metrics when it wants them.
+class Reader extends MetricReader {
+  protected override async onForceFlush (): Promise<void> {}
+  protected override async onShutdown (): Promise<void> {}
+}
+
+type Point = { attributes: Record<string, unknown>, value: number }
+
+async function points (reader: Reader): Promise<Point[]> {
+  const { resourceMetrics } = await reader.collect() as { resourceMetrics: ResourceMetrics }
+  return resourceMetrics.scopeMetrics
+    .filter(scope => scope.scope.name === 'fastify-api-versioning')
+    .flatMap(scope => scope.metrics)
+    .filter(metric => metric.descriptor.name === 'api_version.requests')
+    .flatMap(metric => (metric.dataPoints as Array<DataPoint<number>>).map(p => ({ attributes: p.attributes, value: p.value })))
+}
+
+async function app (options: ApiVersioningOptions, reader = new Reader()) {
+  const provider = new MeterProvider({ readers: [reader] })
+  const server = Fastify()
+  await server.register(apiVersioning, { problemDetails: true, telemetry: { meterProvider: provider }, ...options })
+  return { server, reader }
+}
+
+t.test('api_version.requests: one per request of a versioned or neutral route, by outcome, from declarations only', async t => {
+  let time = Date.parse('2026-06-01')
+  const { server, reader } = await app({
+    now: () => time,
+    versionReader: { custom: req => req.headers['x-fail'] === undefined ? undefined : 7 as never },
+    policies: { '0.8': { sunset: { date: '2026-07-01', enforce: true } }, '2.0': { deprecation: { date: '2026-01-01' } } }
+  })
+  server.register(async api => {
+    api.get('/orders/:id', { apiVersions: ['1', '2.0', '0.8'], deprecatedApiVersions: '0.9' }, says('get'))
+    api.get('/ping', { apiVersionNeutral: true }, says('ping'))
+    api.get('/health', says('health'))
+  }, { prefix: '/api' })
+  const requests: Array<[string, Record<string, string>?]> = [
+    ['/api/orders/1?api-version=1.0'], ['/api/orders/2?api-version=1'], // one version, its declared form
+    ['/api/orders/1?api-version=0.9'], // deprecated on the route
+    ['/api/orders/1?api-version=2'], // deprecated by its policy's date
+    ['/api/orders/1?api-version=0.8'],
+    ['/api/orders/1?api-version=9.0-' + 'x'.repeat(500)], ['/api/orders/1?api-version=3.0'],
+    ['/api/orders/1?api-version=abc'],
+    ['/api/orders/1?api-version=1&api-version=2'],
+    ['/api/orders/1'],
+    ['/api/orders/1?api-version=1', { 'x-fail': '1' }],
+    ['/api/ping'], ['/api/ping?api-version=2.0'], ['/api/ping?api-version=7.0'],
+    ['/api/health?api-version=1'], ['/nowhere?api-version=1']
+  ]
+  for (const [url, headers] of requests) await server.inject({ url, headers })
+  time = Date.parse('2026-08-01') // 0.8's enforced sunset has passed
+  await server.inject('/api/orders/1?api-version=0.8')
+  await server.inject({ method: 'HEAD', url: '/api/orders/1?api-version=1.0' })
+
+  const route = '/api/orders/:id'
+  const get = (outcome: string, more: Record<string, unknown> = {}) => ({ 'http.request.method': 'GET', 'http.route': route, 'api_version.outcome': outcome, ...more })
+  const found = await points(reader)
+  const expected: Point[] = [
+    { attributes: get('served', { api_version: '1', 'api_version.deprecated': false }), value: 2 },
+    { attributes: get('served', { api_version: '0.9', 'api_version.deprecated': true }), value: 1 },
+    { attributes: get('served', { api_version: '2.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: get('served', { api_version: '0.8', 'api_version.deprecated': false }), value: 1 },
+    { attributes: get('unsupported'), value: 2 },
+    { attributes: get('invalid'), value: 1 },
+    { attributes: get('ambiguous'), value: 1 },
+    { attributes: get('unspecified'), value: 1 },
+    { attributes: get('error'), value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served' }, value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served', api_version: '2.0', 'api_version.deprecated': true }, value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'unsupported' }, value: 1 },
+    { attributes: get('retired'), value: 1 },
+    { attributes: { ...get('served', { api_version: '1', 'api_version.deprecated': false }), 'http.request.method': 'HEAD' }, value: 1 }
+  ]
+  const key = (p: Point) => JSON.stringify(Object.entries(p.attributes).sort())
+  t.same(new Map(found.map(p => [key(p), p.value])), new Map(expected.map(p => [key(p), p.value])))
+  t.notOk(found.some(p => String(p.attributes.api_version).includes('x')), 'never a text nobody declared')
+})
+
+t.test('telemetry: true uses the global meter provider; the served version goes on the active span', async t => {
+  const reader = new Reader()
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { metrics.disable(); context.disable() })
+  const server = Fastify()
+  await server.register(apiVersioning, { telemetry: true })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  await server.ready()
+  const attributes: Record<string, unknown> = {}
+  const span = { setAttribute (key: string, value: unknown) { attributes[key] = value; return span } } as unknown as Span
+  // inject sends when awaited: await it inside, so that the request runs in the span's context.
+  await context.with(trace.setSpan(context.active(), span), async () => await server.inject('/a?api-version=1'))
+  t.same(attributes, { api_version: '1.0' })
+  await context.with(trace.setSpan(context.active(), span), async () => await server.inject('/a?api-version=2'))
+  t.same(attributes, { api_version: '1.0' }, 'nothing for a version not served')
+  t.same((await points(reader)).map(p => p.attributes['api_version.outcome']).sort(), ['served', 'unsupported'])
+})
+
+t.test('the telemetry option is checked at start-up; a counter that fails is logged once, never the request\'s failure', async t => {
+  const cases: Array<[unknown, RegExp]> = [
+    ['yes', /telemetry must be a boolean or \{ meterProvider\? \} \(got yes\)/],
+    [{ provider: {} }, /unknown telemetry option "provider"/],
+    [{ meterProvider: {} }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider \(an object with getMeter\)/],
+    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter/]
+  ]
+  for (const [telemetry, message] of cases) {
+    await t.rejects(async () => { await Fastify().register(apiVersioning, { telemetry: telemetry as never }).ready() }, message)
+  }
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'warn', stream } })
+  const counter = { add () { throw new Error('exporter down') } }
+  await server.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => counter }) } } })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
+  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
+  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)', 'exporter down']])
+  const off = Fastify()
+  await off.register(apiVersioning, { telemetry: false })
+  off.get('/a', { apiVersions: '1.0' }, says('a'))
+  await off.ready()
+  t.notMatch(off.printRoutes({ includeHooks: true }), /apiVersionTelemetry/, 'without telemetry, no hook')
+})
