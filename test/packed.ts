@@ -15,16 +15,6 @@ export const run = (cmd: string, args: string[], cwd: string): string =>
 export const tsc = (cwd: string, project: string): string =>
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], cwd)
 
-/** What tsc reports for a project that does not compile (it fails the test where the project compiles). */
-export function tscErrors (cwd: string, project: string): string {
-  try {
-    tsc(cwd, project)
-  } catch (error) {
-    return (error as { stdout: string }).stdout
-  }
-  throw new Error(`${project} compiles`)
-}
-
 export interface Packed {
   /** The tarball. */
   readonly tarball: string
