@@ -69,6 +69,7 @@ t.test('registered before apiVersioning: a start-up error that says the order', 
 // same set-ups pass and fail, and its message says the order and where.
 t.test('the order check agrees with fastify-plugin\'s dependency check, and says the fix', async t => {
   const declaring = fp(async () => {}, { name: 'declaring', dependencies: ['fastify-api-versioning'] })
+  const refused: string[] = []
   const setups: Record<string, (app: FastifyInstance, plugin: FastifyPluginAsync) => void> = {
     'no apiVersioning': (app, plugin) => { app.register(plugin) },
     'apiVersioning inside a plugin beside it': (app, plugin) => { app.register(async api => { await api.register(apiVersioning) }).register(plugin) },
@@ -88,9 +89,12 @@ t.test('the order check agrees with fastify-plugin\'s dependency check, and says
   }
   for (const [name, setup] of Object.entries(setups)) {
     const fastifys = await outcome(setup, declaring)
+    if (fastifys !== 'ready') refused.push(name)
     const ours = await outcome(setup, apiVersioningOpenApi as FastifyPluginAsync)
-    t.same([fastifys, ours], fastifys === 'ready' ? ['ready', 'ready'] : ['FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', 'FST_API_VERSIONING_OPENAPI_ORDER'], name)
+    // Fastify's code is FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED in recent 5.x, an assertion's before.
+    t.same([fastifys === 'ready' ? 'ready' : 'refused', ours], fastifys === 'ready' ? ['ready', 'ready'] : ['refused', 'FST_API_VERSIONING_OPENAPI_ORDER'], name)
   }
+  t.same(refused, ['no apiVersioning', 'apiVersioning inside a plugin beside it'])
   t.notOk((apiVersioningOpenApi as unknown as Record<symbol, { dependencies?: unknown }>)[Symbol.for('plugin-meta')].dependencies, 'no dependencies in the metadata')
 })
 
