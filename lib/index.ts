@@ -4,6 +4,7 @@ import type {
   RawServerDefault, RouteGenericInterface, ContextConfigDefault
 } from 'fastify'
 import fp from 'fastify-plugin'
+import { FASTIFY_RANGE } from './fastify-range.js'
 import type { ApiVersion } from './api-version.js'
 import type { ApiVersionSource } from './request/source.js'
 import { createLifecycle } from './lifecycle/lifecycle.js'
@@ -123,5 +124,5 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
 }
 
 /** The plugin: register it before the routes it versions. */
-export const apiVersioning = fp(apiVersioningPlugin, { fastify: '5.x', name: 'fastify-api-versioning' })
+export const apiVersioning = fp(apiVersioningPlugin, { fastify: FASTIFY_RANGE, name: 'fastify-api-versioning' })
 export default apiVersioning

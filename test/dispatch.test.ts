@@ -294,8 +294,13 @@ t.test('hostile paths end as Fastify ends them, never in a crash', async t => {
     app.get('/v:apiVersion/ping', { apiVersionNeutral: true }, says('ping'))
     app.get('/host', { apiVersions: '1.0', constraints: { host: 'example.com' } }, says('host'))
   })
-  t.equal((await app.inject('/api/v' + '1'.repeat(10_000) + '/items')).statusCode, 414)
-  t.equal((await app.inject('/v' + '1'.repeat(10_000) + '/ping')).statusCode, 414)
+  // A parameter beyond maxParamLength: 414 in recent Fastify 5, 404 in earlier ones (the lowest-peer run).
+  const plain = Fastify()
+  plain.get('/api/v:version/items', says('items'))
+  const tooLong = (await plain.inject('/api/v' + '1'.repeat(10_000) + '/items')).statusCode
+  t.ok(tooLong === 414 || tooLong === 404, `Fastify's own answer: ${tooLong}`)
+  t.equal((await app.inject('/api/v' + '1'.repeat(10_000) + '/items')).statusCode, tooLong)
+  t.equal((await app.inject('/v' + '1'.repeat(10_000) + '/ping')).statusCode, tooLong)
   t.equal((await app.inject('/api/v%zz/items')).statusCode, 400)
   t.same((await app.inject('/api/v%31/items')).json(), { route: 'items', version: '1' }, 'path values are decoded')
   t.same((await app.inject({ url: '/host?api-version=1', headers: { host: 'example.com' } })).json(), { route: 'host', version: '1' }, 'other constraints still apply')

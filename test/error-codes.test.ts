@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import apiVersioning, { ApiVersion, errorObjects, withApiVersions, type ApiVersioningErrorCode, type ProblemDocument } from '../lib/index.js'
 import apiVersioningOpenApi from '../lib/openapi/index.js'
+import { checkPeerVersion, loadPeer, type Peer } from '../lib/openapi/peers.js'
 import { build, says } from './helpers.js'
 
 const root = resolve(import.meta.dirname, '..')
@@ -42,7 +43,9 @@ t.test('every error carries a stable code', async t => {
       await app.register(apiVersioningOpenApi)
       app.apiVersionDocuments()
     }, 'FST_API_VERSIONING_NOT_READY'],
-    ['a bad version', () => ApiVersion.parse('1.'), 'FST_API_VERSIONING_INVALID_VERSION']
+    ['a bad version', () => ApiVersion.parse('1.'), 'FST_API_VERSIONING_INVALID_VERSION'],
+    ['a missing peer', () => loadPeer('@fastify/not-installed' as Peer, 'x'), 'FST_API_VERSIONING_MISSING_PEER'],
+    ['a peer too old', () => checkPeerVersion('@fastify/swagger', '9.3.0'), 'FST_API_VERSIONING_MISSING_PEER']
   ]
   for (const [what, cause, code] of startup) {
     let caught: { code?: unknown } | null = null
@@ -77,6 +80,14 @@ t.test('the docs list every code, once', async t => {
 
 t.test('every hook the plugin adds has a name, shown by printRoutes', async t => {
   const app: FastifyInstance = Fastify()
+  // The app's own hooks (onRoute, onReady, onSend) are in no listing: the plugins (fastify-plugin's, so given
+  // this very instance) are watched adding them; those added from lib/ are the package's (not @fastify/swagger's).
+  const added: string[] = []
+  const addHook = app.addHook
+  app.addHook = function (this: FastifyInstance, name: string, hook: () => void) {
+    if (/\/lib\/[\w/-]+\.ts:/.test(new Error().stack!.split('\n')[2])) added.push(`${name} ${hook.name}`)
+    return addHook.call(this, name as 'onRoute', hook)
+  } as typeof app.addHook
   await app.register(errorObjects, { allErrors: true })
   await app.register(apiVersioning, {
     problemDetails: true,
@@ -92,6 +103,10 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
     api.get('/n', { apiVersionNeutral: true }, says('n'))
   }, { prefix: '/api' })
   await app.ready()
+  t.same(added, [
+    'onSend rewriteFastifyError', 'onRoute apiVersioningRoute', 'onReady apiVersioningReady',
+    'onRoute apiVersioningOpenApiRouteTransform', 'onReady apiVersioningOpenApiDocuments'
+  ], 'every app hook named, of both entries')
   const printed = app.printRoutes({ includeHooks: true, commonPrefix: false })
   t.notMatch(printed, /anonymous/, 'no anonymous hook')
   for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionPolicy', 'rewriteFastifyError']) {

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { installedVersion } from '../lib/openapi/peers.js'
 import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -90,7 +91,10 @@ t.test('routes with TypeBox schemas (@fastify/type-provider-typebox)', async t =
       }, async request => ({ id: request.params.id, item: 'tea', note: null }))
       typed.post('/orders', { apiVersions: '2.0', schema: { body: Type.Omit(Order, ['id']), response: { 201: Order } } }, async () => ({ id: 1, item: 'tea' }))
     })
-    t.same(await allProblems(app), [], openapi)
+    // @fastify/swagger before 9.9.0 writes a nullable union in a 3.0 document as 3.1 has it ({ type: 'null' }):
+    // its own bug, with or without this plugin (docs/openapi.md says so); the lowest-peer run meets it.
+    const nullable30 = openapi === '3.0.3' && (installedVersion('@fastify/swagger') as string).localeCompare('9.9.0', 'en', { numeric: true }) < 0
+    t.match(await allProblems(app), nullable30 ? [/^1\.0: invalid OpenAPI: .*"allowedValues":\["array","boolean","integer","number","object","string"\]/] : [], openapi)
     const response = await app.inject('/orders/7?api-version=1.0')
     t.same(response.json(), { id: 7, item: 'tea', note: null })
   }

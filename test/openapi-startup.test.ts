@@ -1,9 +1,14 @@
 import t from 'tap'
-import Fastify, { type FastifyInstance } from 'fastify'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions } from '../lib/openapi/index.js'
-import { loadPeer } from '../lib/openapi/peers.js'
+import { checkPeerVersion, installedVersion, loadPeer, LOWEST_PEERS, type Peer } from '../lib/openapi/peers.js'
 import { logged } from './helpers.js'
+
+const root = resolve(import.meta.dirname, '..')
 
 t.test('bad options fail start-up, naming the option', async t => {
   const cases: Array<[unknown, RegExp]> = [
@@ -59,6 +64,41 @@ t.test('registered before apiVersioning: a start-up error that says the order', 
   await t.rejects(async () => { await aside.ready() }, /apiVersioning must be where this plugin is, or above it \(at the root\), not inside another plugin/, 'apiVersioning in a plugin beside it')
 })
 
+// fastify-plugin's metadata could declare `dependencies: ['fastify-api-versioning']`, but Fastify checks it before
+// the plugin runs, and says only "The dependency 'fastify-api-versioning' of plugin '...' is not registered" (also
+// when apiVersioning is registered, inside a plugin beside this one). The plugin checks for itself instead: the
+// same set-ups pass and fail, and its message says the order and where.
+t.test('the order check agrees with fastify-plugin\'s dependency check, and says the fix', async t => {
+  const declaring = fp(async () => {}, { name: 'declaring', dependencies: ['fastify-api-versioning'] })
+  const refused: string[] = []
+  const setups: Record<string, (app: FastifyInstance, plugin: FastifyPluginAsync) => void> = {
+    'no apiVersioning': (app, plugin) => { app.register(plugin) },
+    'apiVersioning inside a plugin beside it': (app, plugin) => { app.register(async api => { await api.register(apiVersioning) }).register(plugin) },
+    'apiVersioning first': (app, plugin) => { app.register(apiVersioning).register(plugin) },
+    'apiVersioning at the root, it in a plugin': (app, plugin) => { app.register(apiVersioning).register(async api => { await api.register(plugin) }) },
+    'apiVersioning in a fastify-plugin plugin': (app, plugin) => { app.register(fp(async api => { await api.register(apiVersioning) })).register(plugin) }
+  }
+  const outcome = async (setup: (app: FastifyInstance, plugin: FastifyPluginAsync) => void, plugin: FastifyPluginAsync): Promise<string> => {
+    const app = Fastify()
+    setup(app, plugin)
+    try {
+      await app.ready()
+      return 'ready'
+    } catch (error) {
+      return (error as { code: string }).code
+    }
+  }
+  for (const [name, setup] of Object.entries(setups)) {
+    const fastifys = await outcome(setup, declaring)
+    if (fastifys !== 'ready') refused.push(name)
+    const ours = await outcome(setup, apiVersioningOpenApi as FastifyPluginAsync)
+    // Fastify's code is FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED in recent 5.x, an assertion's before.
+    t.same([fastifys === 'ready' ? 'ready' : 'refused', ours], fastifys === 'ready' ? ['ready', 'ready'] : ['refused', 'FST_API_VERSIONING_OPENAPI_ORDER'], name)
+  }
+  t.same(refused, ['no apiVersioning', 'apiVersioning inside a plugin beside it'])
+  t.notOk((apiVersioningOpenApi as unknown as Record<symbol, { dependencies?: unknown }>)[Symbol.for('plugin-meta')].dependencies, 'no dependencies in the metadata')
+})
+
 t.test('registered twice: a start-up error', async t => {
   const app = Fastify()
   await app.register(apiVersioning)
@@ -67,10 +107,26 @@ t.test('registered twice: a start-up error', async t => {
 })
 
 t.test('a missing peer is a start-up error naming the package to install', async t => {
-  await t.rejects(loadPeer('@fastify/not-installed', 'the ui option'),
+  await t.rejects(loadPeer('@fastify/not-installed' as Peer, 'the ui option'),
     { message: 'fastify-api-versioning/openapi needs the package @fastify/not-installed for the ui option, but it is not installed; install it: npm install @fastify/not-installed' })
-  await t.rejects(loadPeer('data:text/javascript,throw new Error("broken")', 'x'), /broken/, 'a peer that fails to load fails as it does')
+  await t.rejects(loadPeer('data:text/javascript,throw new Error("broken")' as Peer, 'x'), /broken/, 'a peer that fails to load fails as it does')
   t.equal(typeof await loadPeer('@fastify/swagger', 'x'), 'function')
+})
+
+t.test('a peer older than the lowest tested version is a start-up error naming it, the version found and the range', async t => {
+  t.same(LOWEST_PEERS, { '@fastify/swagger': '9.4.0', '@fastify/swagger-ui': '5.0.0' })
+  t.throws(() => checkPeerVersion('@fastify/swagger', '9.3.0'), {
+    message: 'fastify-api-versioning/openapi needs @fastify/swagger ^9.4.0 (9.4.0 or newer), but found @fastify/swagger 9.3.0; upgrade it: npm install @fastify/swagger@^9.4.0',
+    code: 'FST_API_VERSIONING_MISSING_PEER'
+  })
+  t.throws(() => checkPeerVersion('@fastify/swagger-ui', '4.2.0'), { message: /needs @fastify\/swagger-ui \^5\.0\.0 \(5\.0\.0 or newer\), but found @fastify\/swagger-ui 4\.2\.0; upgrade it: npm install @fastify\/swagger-ui@\^5\.0\.0/ })
+  t.throws(() => checkPeerVersion('@fastify/swagger', '8.15.0'), /found @fastify\/swagger 8\.15\.0/)
+  t.throws(() => checkPeerVersion('@fastify/swagger', '9.3.9-rc.1'), /found @fastify\/swagger 9\.3\.9-rc\.1/)
+  for (const version of ['9.4.0', '9.4.1', '9.10.0', '10.0.0', '9.4.0-rc.1', 'latest', undefined]) {
+    t.doesNotThrow(() => checkPeerVersion('@fastify/swagger', version), `${version}: tested, newer, or not known`)
+  }
+  t.equal(installedVersion('@fastify/swagger'), JSON.parse(readFileSync(resolve(root, 'node_modules', '@fastify', 'swagger', 'package.json'), 'utf8')).version, 'the installed version is read')
+  t.equal(installedVersion('@fastify/not-installed'), null, 'none where there is no package')
 })
 
 t.test('registered after routes: a start-up error naming the versioned routes it missed and the right order', async t => {

@@ -1,40 +1,31 @@
 import t from 'tap'
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { appWithPackage, pack, root, run, tsc } from './packed.js'
 
-// Packs the package as npm would publish it, installs the tarball into a fresh app beside copies of its
-// dependencies, and uses it from ESM, CommonJS and TypeScript: first without the optional peers (the main entry
-// needs none, and the openapi entry says what to install), then its openapi entry with them.
-const root = resolve(import.meta.dirname, '..')
-const env = { ...process.env, NODE_V8_COVERAGE: undefined, NODE_OPTIONS: undefined }
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-
+// Installs the tarball npm would publish into a fresh app beside copies of its dependencies, and uses it from
+// ESM, CommonJS and TypeScript: first without the optional peers (the main entry needs none, and the openapi
+// entry says what to install), then its openapi entry with them.
 t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use', { timeout: 300_000 }, async t => {
-  const dir = mkdtempSync(join(tmpdir(), 'fav-pack-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], root))[0]
-  const files: string[] = packed.files.map((f: { path: string }) => f.path)
+  const { files } = pack()
   t.ok(files.includes('dist/esm/index.js') && files.includes('dist/cjs/index.js') && files.includes('dist/esm/index.d.ts'), 'ships dist')
   t.ok(['esm', 'cjs'].every(build => files.includes(`dist/${build}/openapi/index.js`) && files.includes(`dist/${build}/openapi/index.d.ts`)), 'ships the openapi entry')
   t.notOk(files.some(f => f.startsWith('lib/') || f.startsWith('test/')), 'ships no sources or tests')
   t.notOk(existsSync(join(root, 'package.json.repo')), "the repository's package.json is back")
   t.match(readFileSync(join(root, 'package.json'), 'utf8'), /"prepare": "npm run build"/)
 
-  const modules = join(dir, 'app', 'node_modules')
-  mkdirSync(join(modules, '@sinclair'), { recursive: true })
-  mkdirSync(join(modules, '@types'), { recursive: true })
-  run('tar', ['-xzf', join(dir, packed.filename), '-C', dir], dir)
-  t.equal(JSON.parse(readFileSync(join(dir, 'package', 'package.json'), 'utf8')).scripts.prepare, undefined, 'no install script for users to approve')
-  renameSync(join(dir, 'package'), join(modules, 'fastify-api-versioning'))
-  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@sinclair/typebox', '@types/node']) {
-    symlinkSync(join(root, 'node_modules', dep), join(modules, dep))
-  }
-  const app = join(dir, 'app')
-  writeFileSync(join(app, 'package.json'), '{ "type": "module" }')
+  const { dir: app, modules, link, write } = appWithPackage(t.teardown)
+  const published = JSON.parse(readFileSync(join(modules, 'fastify-api-versioning', 'package.json'), 'utf8'))
+  t.equal(published.scripts.prepare, undefined, 'no install script for users to approve')
+  t.match(published, {
+    repository: { type: 'git', url: 'git+https://github.com/fastify-api-versioning/fastify-api-versioning.git' },
+    bugs: { url: 'https://github.com/fastify-api-versioning/fastify-api-versioning/issues' },
+    homepage: 'https://github.com/fastify-api-versioning/fastify-api-versioning#readme',
+    sideEffects: false
+  }, 'where it comes from, and that importing it does nothing that a bundler must keep')
+  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@types/node']) link(dep)
 
-  writeFileSync(join(app, 'esm.mjs'), `
+  write('esm.mjs', `
 import Fastify from 'fastify'
 import apiVersioning, { ApiVersion, errorObjects, ProblemDetailsSchema } from 'fastify-api-versioning'
 const app = Fastify()
@@ -46,7 +37,7 @@ console.log(JSON.stringify([ok.json(), bad.json().code, ApiVersion.parse('2.0').
 `)
   t.same(JSON.parse(run('node', ['esm.mjs'], app)), [{ version: '1' }, 'UnsupportedApiVersion', 2, 'function', 'ProblemDetails'])
 
-  writeFileSync(join(app, 'cjs.cjs'), `
+  write('cjs.cjs', `
 const Fastify = require('fastify')
 const apiVersioning = require('fastify-api-versioning')
 const { ApiVersion } = require('fastify-api-versioning')
@@ -60,7 +51,7 @@ app.inject('/values?api-version=1.0').then(res => console.log(JSON.stringify([re
   t.same(JSON.parse(run('node', ['cjs.cjs'], app)), [{ version: '1.0' }, true, ['function', true, true, 'function', 'ProblemDetails', 4]],
     'require() gives the plugin itself, with .default and the named exports on it')
 
-  writeFileSync(join(app, 'consumer.mts'), `
+  write('consumer.mts', `
 import Fastify from 'fastify'
 import apiVersioning, { ApiVersion, type ProblemWriter } from 'fastify-api-versioning'
 const app = Fastify()
@@ -73,7 +64,7 @@ export const writer: ProblemWriter = { canWrite: () => true, write: ({ reply }) 
 // @ts-expect-error: versions are strings
 app.get('/bad', { apiVersions: 1 }, async () => 'x')
 `)
-  writeFileSync(join(app, 'consumer.cts'), `
+  write('consumer.cts', `
 import Fastify = require('fastify')
 import apiVersioning = require('fastify-api-versioning')
 const app = Fastify.default()
@@ -81,52 +72,13 @@ app.register(apiVersioning.default, { problemDetails: true })
 app.get('/values', { apiVersions: '1.0', apiVersionNeutral: false }, async (request) => String(request.apiVersion))
 export const parsed: apiVersioning.ApiVersion = apiVersioning.ApiVersion.parse('1.0')
 `)
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+  write('tsconfig.json', JSON.stringify({
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
     files: ['consumer.mts', 'consumer.cts']
   }))
-  t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app), '', 'the types check from both module systems')
+  t.equal(tsc(app, 'tsconfig.json'), '', 'the types check from both module systems')
 
-  // Users of @fastify/type-provider-typebox 6 have TypeBox 1.x (the 'typebox' package); ours is 0.34, installed
-  // with the plugin as its dependency: ProblemDetailsSchema works in their routes, typed and at run time.
-  symlinkSync(join(root, 'node_modules', 'typebox'), join(modules, 'typebox'))
-  mkdirSync(join(modules, '@fastify'), { recursive: true })
-  symlinkSync(join(root, 'node_modules', '@fastify', 'type-provider-typebox-6'), join(modules, '@fastify', 'type-provider-typebox'))
-  const typebox1 = `
-import Fastify from 'fastify'
-import { Type } from 'typebox'
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import apiVersioning, { ProblemDetailsSchema } from 'fastify-api-versioning'
-const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()
-await app.register(apiVersioning, { problemDetails: true })
-app.get('/orders/:id', {
-  apiVersions: '1.0',
-  schema: {
-    params: Type.Object({ id: Type.Integer() }),
-    querystring: Type.Object({ page: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
-    response: { 200: Type.Object({ id: Type.Integer() }), 404: ProblemDetailsSchema }
-  }
-}, async (request, reply) => {
-  const id: number = request.params.id
-  if (id === 0) return reply.code(404).send({ status: 404, title: 'Not found', code: 'NoOrder' })
-  // @ts-expect-error: a member of the problem keeps its type
-  if (id === 1) return reply.code(404).send({ status: '404' })
-  return { id }
-})
-const missing = await app.inject('/orders/0?api-version=1.0')
-const found = await app.inject('/orders/2?api-version=1.0&page=2')
-console.log(JSON.stringify([missing.statusCode, missing.json(), found.json()]))
-`
-  writeFileSync(join(app, 'typebox1.mts'), typebox1)
-  writeFileSync(join(app, 'tsconfig.typebox1.json'), JSON.stringify({
-    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
-    files: ['typebox1.mts']
-  }))
-  t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.typebox1.json'], app), '', 'ProblemDetailsSchema types with TypeBox 1.x')
-  writeFileSync(join(app, 'typebox1.mjs'), typebox1.replace(/import type .*\n/, '').replace('.withTypeProvider<TypeBoxTypeProvider>()', '').replace(': number', '').replace(/ *\/\/ @ts-expect-error.*\n.*\n/, ''))
-  t.same(JSON.parse(run('node', ['typebox1.mjs'], app)), [404, { type: 'about:blank', title: 'Not found', status: 404, code: 'NoOrder' }, { id: 2 }], 'and at run time')
-
-  writeFileSync(join(app, 'openapi.mjs'), `
+  write('openapi.mjs', `
 import Fastify from 'fastify'
 import apiVersioning from 'fastify-api-versioning'
 import apiVersioningOpenApi, { apiVersioningOpenApi as named } from 'fastify-api-versioning/openapi'
@@ -135,7 +87,7 @@ await app.register(apiVersioning, { problemDetails: true })
 try {
   await app.register(apiVersioningOpenApi, { ui: process.argv[2] === 'ui' })
 } catch (error) {
-  console.log(JSON.stringify({ error: error.message }))
+  console.log(JSON.stringify({ error: error.message, code: error.code }))
   process.exit(0)
 }
 app.get('/values', { apiVersions: ['1.0', '2.0'] }, async () => 'v')
@@ -145,16 +97,15 @@ const json = await app.inject('/openapi/2.0.json')
 const page = await app.inject('/docs/')
 console.log(JSON.stringify([docs.map(d => d.version), json.json().paths['/values'].get.parameters[0].schema.enum, page.statusCode, named === apiVersioningOpenApi]))
 `)
-  t.same(JSON.parse(run('node', ['openapi.mjs'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger for the OpenAPI documents, but it is not installed; install it: npm install @fastify/swagger' },
+  t.same(JSON.parse(run('node', ['openapi.mjs'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger for the OpenAPI documents, but it is not installed; install it: npm install @fastify/swagger', code: 'FST_API_VERSIONING_MISSING_PEER' },
     'without @fastify/swagger: a start-up error that says what to install')
-  mkdirSync(join(modules, '@fastify'), { recursive: true })
-  symlinkSync(join(root, 'node_modules', '@fastify', 'swagger'), join(modules, '@fastify', 'swagger'))
+  link('@fastify/swagger')
   t.same(JSON.parse(run('node', ['openapi.mjs'], app)), [['1.0', '2.0'], ['2.0'], 404, true], 'ESM')
-  t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger-ui for the ui option, but it is not installed; install it: npm install @fastify/swagger-ui' })
-  symlinkSync(join(root, 'node_modules', '@fastify', 'swagger-ui'), join(modules, '@fastify', 'swagger-ui'))
+  t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), { error: 'fastify-api-versioning/openapi needs the package @fastify/swagger-ui for the ui option, but it is not installed; install it: npm install @fastify/swagger-ui', code: 'FST_API_VERSIONING_MISSING_PEER' })
+  link('@fastify/swagger-ui')
   t.same(JSON.parse(run('node', ['openapi.mjs', 'ui'], app)), [['1.0', '2.0'], ['2.0'], 200, true], 'ESM, with the docs page')
 
-  writeFileSync(join(app, 'openapi.cjs'), `
+  write('openapi.cjs', `
 const Fastify = require('fastify')
 const apiVersioning = require('fastify-api-versioning')
 const apiVersioningOpenApi = require('fastify-api-versioning/openapi')
@@ -171,7 +122,7 @@ app.ready().then(async () => {
 
   // Both builds in one app (an ESM app whose CommonJS dependency requires the package, or the reverse): every
   // export of one build works with the plugin of the other.
-  writeFileSync(join(app, 'dual.mjs'), `
+  write('dual.mjs', `
 import Fastify from 'fastify'
 import { createRequire } from 'node:module'
 import * as esm from 'fastify-api-versioning'
@@ -222,7 +173,7 @@ console.log(JSON.stringify(seen))
   t.same(JSON.parse(run('node', ['dual.mjs'], app)), { 'esm plugin, cjs parts': expected, 'cjs plugin, esm parts': expected },
     'the ESM and CommonJS builds work together: version sets, error objects, the openapi entry, ApiVersion (instanceof, policies, media types, selectors), ProblemDetailsSchema, PROBLEM_TEXTS')
 
-  writeFileSync(join(app, 'openapi-consumer.mts'), `
+  write('openapi-consumer.mts', `
 import Fastify from 'fastify'
 import apiVersioning from 'fastify-api-versioning'
 import apiVersioningOpenApi, { type ApiVersionDocument } from 'fastify-api-versioning/openapi'
@@ -233,16 +184,62 @@ export const documents: readonly ApiVersionDocument[] = app.apiVersionDocuments(
 // @ts-expect-error: an unknown option
 await app.register(apiVersioningOpenApi, { prefixRoute: '/x' })
 `)
-  writeFileSync(join(app, 'openapi-consumer.cts'), `
+  write('openapi-consumer.cts', `
 import Fastify = require('fastify')
 import openapi = require('fastify-api-versioning/openapi')
 const app = Fastify.default()
 app.register(openapi.default, { routePrefix: '/openapi', transformObject: ({ document, version }) => ({ ...document, info: { ...document.info, title: version } }) })
 export const first: string | undefined = app.apiVersionDocuments()[0]?.version
 `)
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
+  write('tsconfig.json', JSON.stringify({
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
     files: ['openapi-consumer.mts', 'openapi-consumer.cts']
   }))
-  t.equal(run('node', [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app), '', 'the openapi entry\'s types check from both module systems')
+  t.equal(tsc(app, 'tsconfig.json'), '', 'the openapi entry\'s types check from both module systems')
+})
+
+// TypeScript apps resolve the package by its exports (node16, nodenext, bundler) or, with the older node10
+// resolution, by main, types and typesVersions: both entries type in each, with TypeScript 5.9's strict checks
+// over the package's declaration files too (no skipLibCheck); each @ts-expect-error must meet its error.
+t.test('TypeScript apps with every module resolution type both entries', { timeout: 300_000 }, async t => {
+  const { dir, link, write } = appWithPackage(t.teardown)
+  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@types/node', '@fastify/swagger', '@fastify/swagger-ui', '@sinclair/typebox']) link(dep)
+  const body = `
+const app = Fastify()
+app.register(apiVersioning, { problemDetails: true })
+app.register(apiVersioningOpenApi, { ui: { routePrefix: '/docs' } })
+app.get('/values', { apiVersions: ['1.0'] }, async (request) => String(request.apiVersion satisfies ApiVersion | null))
+export const version: ApiVersion = ApiVersion.parse('1.0')
+export const documents: readonly ApiVersionDocument[] = app.apiVersionDocuments()
+// @ts-expect-error: an unknown option of the main entry
+app.register(apiVersioning, { reportApiVersion: true })
+// @ts-expect-error: an unknown option of the openapi entry
+app.register(apiVersioningOpenApi, { prefixRoute: '/x' })
+`
+  const esm = `import Fastify from 'fastify'
+import apiVersioning, { ApiVersion } from 'fastify-api-versioning'
+import apiVersioningOpenApi, { type ApiVersionDocument } from 'fastify-api-versioning/openapi'
+` + body
+  const cjs = `import Fastify = require('fastify')
+import versioning = require('fastify-api-versioning')
+import openapi = require('fastify-api-versioning/openapi')
+import ApiVersion = versioning.ApiVersion
+type ApiVersionDocument = openapi.ApiVersionDocument
+const apiVersioning = versioning.default
+const apiVersioningOpenApi = openapi.default
+` + body.replace('Fastify()', 'Fastify.default()')
+  const setups: Array<[string, Record<string, unknown>, Record<string, string>]> = [
+    ['node10', { module: 'CommonJS', moduleResolution: 'Node10', esModuleInterop: true }, { 'node10.ts': esm }],
+    ['node16', { module: 'Node16', moduleResolution: 'Node16' }, { 'node16.mts': esm, 'node16.cts': cjs }],
+    ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }, { 'nodenext.mts': esm, 'nodenext.cts': cjs }],
+    ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, { 'bundler.ts': esm }]
+  ]
+  for (const [name, options, sources] of setups) {
+    for (const [file, text] of Object.entries(sources)) write(file, text)
+    write(`tsconfig.${name}.json`, JSON.stringify({
+      compilerOptions: { ...options, target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
+      files: Object.keys(sources)
+    }))
+    t.equal(tsc(dir, `tsconfig.${name}.json`), '', name)
+  }
 })

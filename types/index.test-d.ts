@@ -95,6 +95,9 @@ expectType<Equal<typeof extended.status, number | undefined>>()
 // @ts-expect-error: a standard member keeps its type
 const wrong: ProblemDetails = { status: '400' }
 const body: Static<typeof ProblemDetailsSchema> = { type: 'about:blank', status: 400, code: 'X' }
+// ProblemDetails is written out (apps without @sinclair/typebox have it): its members are the schema's.
+type Members<T> = { [K in keyof T as string extends K ? never : K]: T[K] }
+expectType<Equal<Members<ProblemDetails>, Static<typeof ProblemDetailsSchema>>>()
 const problem: ApiVersionProblem = { type: 't', title: 't', status: 400, detail: 'd', code: PROBLEM_TEXTS.invalid.code }
 const document: ProblemDocument = problem
 const legacy: ErrorObject = { error: { code: 'UnsupportedApiVersion', message: 'm', target: 'api-version', innerError: { message: 'd' } } }

@@ -15,6 +15,7 @@ import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
 import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
+import { FASTIFY_RANGE } from '../fastify-range.js'
 
 export type { ApiVersionChanges, OperationChanges } from './changes.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
@@ -62,7 +63,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)
 
-  fastify.addHook('onRoute', function (route: RouteOptions) {
+  fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
     if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
   })
@@ -111,7 +112,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     if (typeof time === 'number') return time
     throw time
   }
-  fastify.addHook('onReady', async function () {
+  fastify.addHook('onReady', async function apiVersioningOpenApiDocuments () {
     collector.building = true
     try {
       combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
@@ -145,8 +146,10 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
  * One OpenAPI document per API version, built from the routes' schemas by @fastify/swagger, and optionally a
  * docs page with a version picker (@fastify/swagger-ui). Register it after `apiVersioning`, before the routes.
  */
+// No `dependencies: ['fastify-api-versioning']`: Fastify would check it before the plugin runs, with a message that
+// says neither the order nor where (test/openapi-startup.test.ts); the plugin's own check refuses the same set-ups.
 export const apiVersioningOpenApi = fp(openApiPlugin, {
-  fastify: '5.x',
+  fastify: FASTIFY_RANGE,
   name: 'fastify-api-versioning-openapi'
 })
 export default apiVersioningOpenApi

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { FASTIFY_RANGE } from '../fastify-range.js'
 import { trustWriter, type ProblemWriter } from './writers.js'
 import { coded } from '../errors.js'
 
@@ -49,7 +50,7 @@ function errorObjectsPlugin (fastify: FastifyInstance, options: ErrorObjectsOpti
  * The `errorObjects` plugin: register it before `apiVersioning` to answer version errors in the earlier
  * error-object format; `{ allErrors: true }` extends that to every error response of the app.
  */
-export const errorObjects = fp(errorObjectsPlugin, { fastify: '5.x', name: 'fastify-api-versioning-error-objects' })
+export const errorObjects = fp(errorObjectsPlugin, { fastify: FASTIFY_RANGE, name: 'fastify-api-versioning-error-objects' })
 
 /**
  * The error-object writer. It takes version problems (by their `type`), or every problem with `allErrors`.

@@ -1,4 +1,9 @@
-import type { Static, TInteger, TObject, TOptional, TSchema, TString } from '@sinclair/typebox'
+// @sinclair/typebox is an optional peer, for these types only: an app on 0.33 or 0.34 gets them from its own copy,
+// so the schema fits its Type.Array(...) and type provider. An app on TypeBox 1.x (the 'typebox' package) has no
+// @sinclair/typebox: the comment below keeps the import from failing its build, the types are then `any`, and
+// ProblemDetailsSchema is typed by its JSON Schema keywords instead, from which TypeBox 1.x infers.
+// @ts-ignore: an optional peer (see above)
+import type { TInteger, TObject, TOptional, TSchema, TString } from '@sinclair/typebox'
 import fastJson from 'fast-json-stringify'
 import type { ProblemDocument } from './problems.js'
 
@@ -28,11 +33,30 @@ type ProblemDetailsProperties = {
   code: TOptional<TString>
 }
 
+/** The schema as JSON Schema keywords, for apps without @sinclair/typebox (TypeBox 1.x infers from them). */
+interface ProblemDetailsKeywords {
+  $id: 'ProblemDetails'
+  title: 'ProblemDetails'
+  type: 'object'
+  additionalProperties: true
+  properties: {
+    type: { type: 'string', format: 'uri-reference' }
+    title: { type: 'string' }
+    status: { type: 'integer', minimum: 100, maximum: 599 }
+    detail: { type: 'string' }
+    instance: { type: 'string', format: 'uri-reference' }
+    code: { type: 'string' }
+  }
+}
+
+// True where T is `any`, what an import that did not resolve gives (a tuple, or `any` would spread to the result).
+type Unresolved<T, Then, Else> = [1 & T] extends [0] ? Then : Else
+
 /**
  * The RFC 9457 problem document, with the `code` extension this plugin adds: a TypeBox schema. Mirrors RFC 9457
  * Appendix A; other extension members are allowed. Use it in route `response` schemas and OpenAPI documents.
  */
-export const ProblemDetailsSchema: TObject<ProblemDetailsProperties> = {
+export const ProblemDetailsSchema: Unresolved<TObject, ProblemDetailsKeywords, TObject<ProblemDetailsProperties>> = {
   $id: 'ProblemDetails',
   title: 'ProblemDetails',
   additionalProperties: true,
@@ -50,8 +74,18 @@ export const ProblemDetailsSchema: TObject<ProblemDetailsProperties> = {
   [Kind]: 'Object'
 } as unknown as TObject<ProblemDetailsProperties>
 
-/** A problem document as the schema reads it: the standard members, `code`, and any extension member. */
-export type ProblemDetails = Static<typeof ProblemDetailsSchema> & { [extension: string]: unknown }
+/**
+ * A problem document as the schema reads it: the standard members, `code`, and any extension member (written
+ * out, so that apps without @sinclair/typebox have it too; a type test holds it to the schema's Static type).
+ */
+export type ProblemDetails = {
+  type?: string
+  title?: string
+  status?: number
+  detail?: string
+  instance?: string
+  code?: string
+} & { [extension: string]: unknown }
 
 const stringify: (problem: ProblemDocument) => string = fastJson(ProblemDetailsSchema)
 // Frozen problems (the plugin's own) never change, so each is serialized once.
