@@ -5,7 +5,7 @@ import { existsSync, renameSync, rmSync, symlinkSync } from 'node:fs'
 
 const modules = new URL('../node_modules/', import.meta.url)
 const restore = process.argv[2] === 'restore'
-for (const name of ['fastify', '@fastify/swagger', '@fastify/swagger-ui']) {
+for (const name of ['fastify', '@fastify/swagger', '@fastify/swagger-ui', '@opentelemetry/api']) {
   const [current, lowest, kept] = [name, `${name}-lowest`, `${name}-latest`].map(path => new URL(path, modules))
   if (restore) {
     if (!existsSync(kept)) continue

@@ -52,9 +52,9 @@ t.test('the whole suite against the lowest tested peers, which npm ci installs (
   const job = workflow.jobs['lowest-peers']
   t.same(runs(job), ['npm ci --no-audit --no-fund', 'npm run test:lowest-peers'])
   const version = (alias: string): string => manifest.devDependencies[alias].replace(/^npm:(@?[^@]+)@/, '')
-  t.equal(job.name, `Lowest peers (fastify ${version('fastify-lowest')}, @fastify/swagger ${LOWEST_PEERS['@fastify/swagger']}, @fastify/swagger-ui ${LOWEST_PEERS['@fastify/swagger-ui']})`)
+  t.equal(job.name, `Lowest peers (fastify ${version('fastify-lowest')}, @fastify/swagger ${LOWEST_PEERS['@fastify/swagger']}, @fastify/swagger-ui ${LOWEST_PEERS['@fastify/swagger-ui']}, @opentelemetry/api ${version('@opentelemetry/api-lowest')})`)
   t.equal(version('@fastify/swagger-lowest'), LOWEST_PEERS['@fastify/swagger'])
   t.equal(version('@fastify/swagger-ui-lowest'), LOWEST_PEERS['@fastify/swagger-ui'])
   t.match(manifest.scripts['test:lowest-peers'], /^node scripts\/lowest-peers\.mjs && tap;.* node scripts\/lowest-peers\.mjs restore/)
-  t.match(readFileSync(join(root, 'scripts', 'lowest-peers.mjs'), 'utf8'), /\['fastify', '@fastify\/swagger', '@fastify\/swagger-ui'\]/)
+  t.match(readFileSync(join(root, 'scripts', 'lowest-peers.mjs'), 'utf8'), /\['fastify', '@fastify\/swagger', '@fastify\/swagger-ui', '@opentelemetry\/api'\]/)
 })

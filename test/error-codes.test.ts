@@ -36,7 +36,7 @@ t.test('every error carries a stable code', async t => {
       await app.ready()
     }, 'FST_API_VERSIONING_LATE_SCHEMA'],
     ['a bad openapi option', () => Fastify().register(apiVersioning).register(apiVersioningOpenApi, { routePrefix: 'x' }).ready(), 'FST_API_VERSIONING_OPENAPI_OPTION'],
-    ['the openapi entry first', () => Fastify().register(apiVersioningOpenApi).ready(), 'FST_API_VERSIONING_OPENAPI_ORDER'],
+    ['the openapi entry twice', async () => { await Fastify().register(apiVersioning).register(apiVersioningOpenApi).register(apiVersioningOpenApi, { routePrefix: '/b' }).ready() }, 'FST_API_VERSIONING_OPENAPI_ORDER'],
     ['documents before ready', async () => {
       const app = Fastify()
       await app.register(apiVersioning)
@@ -94,7 +94,8 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
     reportApiVersions: true,
     logApiVersion: true,
     versionReader: { mediaType: true },
-    policies: { '1.0': { deprecation: { date: '2026-01-01' } } }
+    policies: { '1.0': { deprecation: { date: '2026-01-01' } } },
+    telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add () {} }) }) } }
   })
   await app.register(apiVersioningOpenApi, { ui: true, hooks: { onRequest: async () => {} } })
   await app.register(async api => {
@@ -105,11 +106,12 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
   await app.ready()
   t.same(added, [
     'onSend rewriteFastifyError', 'onRoute apiVersioningRoute', 'onReady apiVersioningReady',
+    'onRoute apiVersioningOpenApiSeeRoute', 'onReady apiVersioningOpenApiReach',
     'onRoute apiVersioningOpenApiRouteTransform', 'onReady apiVersioningOpenApiDocuments'
   ], 'every app hook named, of both entries')
   const printed = app.printRoutes({ includeHooks: true, commonPrefix: false })
   t.notMatch(printed, /anonymous/, 'no anonymous hook')
-  for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionPolicy', 'rewriteFastifyError']) {
+  for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionPolicy', 'apiVersionTelemetry', 'rewriteFastifyError']) {
     t.match(printed, new RegExp(`\\b${name}\\b`), name)
   }
 })

@@ -20,12 +20,13 @@ t.test('the lowest versions are one list: the aliases, the peer ranges, the star
   t.same(manifest.peerDependencies, {
     '@fastify/swagger': `^${LOWEST_PEERS['@fastify/swagger']}`,
     '@fastify/swagger-ui': `^${LOWEST_PEERS['@fastify/swagger-ui']} || ^6.0.0`,
+    '@opentelemetry/api': `^${alias('@opentelemetry/api-lowest')}`,
     '@sinclair/typebox': `^${alias('@sinclair/typebox-0.33')} || ^0.34.0`,
     fastify: FASTIFY_RANGE
   })
-  t.same(manifest.peerDependenciesMeta, { '@fastify/swagger': { optional: true }, '@fastify/swagger-ui': { optional: true }, '@sinclair/typebox': { optional: true } })
+  t.same(manifest.peerDependenciesMeta, { '@fastify/swagger': { optional: true }, '@fastify/swagger-ui': { optional: true }, '@opentelemetry/api': { optional: true }, '@sinclair/typebox': { optional: true } })
   t.notOk('@sinclair/typebox' in manifest.dependencies, 'TypeBox is no dependency: only types use it')
-  for (const name of ['fastify-lowest', '@fastify/swagger-lowest', '@fastify/swagger-ui-lowest', 'fastify-too-old', '@fastify/swagger-too-old', '@sinclair/typebox-0.33']) {
+  for (const name of ['fastify-lowest', '@fastify/swagger-lowest', '@fastify/swagger-ui-lowest', '@opentelemetry/api-lowest', 'fastify-too-old', '@fastify/swagger-too-old', '@sinclair/typebox-0.33']) {
     t.equal(installed(name), alias(name), `${name} is installed at ${alias(name)}`)
   }
 })

@@ -35,7 +35,7 @@ t.test('api_version.requests: one per request of a versioned or neutral route, b
   const { server, reader } = await app({
     now: () => time,
     versionReader: { custom: req => req.headers['x-fail'] === undefined ? undefined : 7 as never },
-    policies: { '0.8': { sunset: { date: '2026-07-01', enforce: true } }, '2.0': { deprecation: { date: '2026-01-01' } } }
+    policies: { 0.8: { sunset: { date: '2026-07-01', enforce: true } }, '2.0': { deprecation: { date: '2026-01-01' } } }
   })
   server.register(async api => {
     api.get('/orders/:id', { apiVersions: ['1', '2.0', '0.8'], deprecatedApiVersions: '0.9' }, says('get'))

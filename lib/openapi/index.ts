@@ -49,6 +49,7 @@ interface Served {
 
 async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOpenApiOptions): Promise<void> {
   const state = (fastify as unknown as Record<symbol, ApiVersioningState | undefined>)[kState]
+  // A plugin of that name that is not apiVersioning passes Fastify's dependency check.
   if (state === undefined) {
     throw coded(new Error('fastify-api-versioning/openapi: register apiVersioning (from fastify-api-versioning) first, then this plugin, then the routes; apiVersioning must be where this plugin is, or above it (at the root), not inside another plugin'), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
@@ -150,6 +151,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 // says neither the order nor where (test/openapi-startup.test.ts); the plugin's own check refuses the same set-ups.
 export const apiVersioningOpenApi = fp(openApiPlugin, {
   fastify: FASTIFY_RANGE,
-  name: 'fastify-api-versioning-openapi'
+  name: 'fastify-api-versioning-openapi',
+  // Fastify refuses the plugin where no apiVersioning is registered in its scope or above, before it runs.
+  dependencies: ['fastify-api-versioning']
 })
 export default apiVersioningOpenApi

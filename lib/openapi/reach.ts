@@ -13,12 +13,12 @@ import { kDeclaration, type ApiVersioningState, type DeclarationState } from '..
  */
 export function checkReach (fastify: FastifyInstance, state: ApiVersioningState): void {
   const seen = new Set<DeclarationState>()
-  fastify.addHook('onRoute', function seeRoute (route: RouteOptions) {
+  fastify.addHook('onRoute', function apiVersioningOpenApiSeeRoute (route: RouteOptions) {
     // apiVersioning's onRoute hook, registered before this plugin's, has set it on every route that takes part.
     const declaration = (route as { [kDeclaration]?: DeclarationState })[kDeclaration]
     if (declaration !== undefined) seen.add(declaration)
   })
-  fastify.addHook('onReady', async function checkRoutesSeen () {
+  fastify.addHook('onReady', async function apiVersioningOpenApiReach () {
     const unseen = state.routes.filter(route => !seen.has(route.declaration)).flatMap(route => route.names)
     if (unseen.length === 0) return
     // One name per method and path, whatever other constraints (a host) split it; not the HEAD route of a GET.

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'fastify'
 import type { Lifecycle } from '../lifecycle/lifecycle.js'
 import type { ResolvedOptions } from '../options.js'
 import { kDeclaration } from '../state.js'
