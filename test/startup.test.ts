@@ -15,6 +15,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ reportApiVersions: { supported: 'x' } }, /unknown reportApiVersions option "supported"/],
     [{ reportApiVersions: { supportedHeader: 'x versions' } }, /reportApiVersions.supportedHeader must be a header name \(got "x versions"\)/],
     [{ reportApiVersions: { deprecatedHeader: 7 } }, /reportApiVersions.deprecatedHeader must be a header name \(got 7\)/],
+    [{ reportApiVersions: { deprecatedHeader: Symbol('v') } }, /reportApiVersions.deprecatedHeader must be a header name \(got Symbol\(v\)\)/],
     [{ reportApiVersions: { supportedHeader: 'Vary' } }, /reportApiVersions.supportedHeader must not be "Vary", a header that is sent for other things/],
     [{ reportApiVersions: { supportedHeader: 'X-V', deprecatedHeader: 'x-v' } }, /reportApiVersions.supportedHeader and deprecatedHeader must be two headers \(both are "x-v"\)/],
     [{ assumeDefaultVersionWhenUnspecified: null }, /assumeDefaultVersionWhenUnspecified must be a boolean/],

@@ -101,6 +101,11 @@ t.test('telemetry: true uses the global meter provider; the served version goes 
   await context.with(trace.setSpan(context.active(), span), async () => await server.inject('/a?api-version=2'))
   t.same(attributes, { api_version: '1.0' }, 'nothing for a version not served')
   t.same((await points(reader)).map(p => p.attributes['api_version.outcome']).sort(), ['served', 'unsupported'])
+  const global = Fastify()
+  await global.register(apiVersioning, { telemetry: {} })
+  global.get('/a', { apiVersions: '1.0' }, says('a'))
+  await global.inject('/a?api-version=1')
+  t.equal((await points(reader)).find(p => p.attributes['api_version.outcome'] === 'served')?.value, 2, '{} without a meterProvider is the global one too')
 })
 
 t.test('the telemetry option is checked at start-up; a counter that fails is logged once, never the request\'s failure', async t => {
@@ -108,6 +113,7 @@ t.test('the telemetry option is checked at start-up; a counter that fails is log
     ['yes', /telemetry must be a boolean or \{ meterProvider\? \} \(got yes\)/],
     [{ provider: {} }, /unknown telemetry option "provider"/],
     [{ meterProvider: {} }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider \(an object with getMeter\)/],
+    [{ meterProvider: null }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider/],
     [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter/]
   ]
   for (const [telemetry, message] of cases) {
@@ -126,4 +132,50 @@ t.test('the telemetry option is checked at start-up; a counter that fails is log
   off.get('/a', { apiVersions: '1.0' }, says('a'))
   await off.ready()
   t.notMatch(off.printRoutes({ includeHooks: true }), /apiVersionTelemetry/, 'without telemetry, no hook')
+})
+
+t.test('api_version.requests where an earlier hook answered, a version was assumed, or the clock failed after the response', async t => {
+  let now = (): number => Date.parse('2026-06-01')
+  const reader = new Reader()
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'error', stream } })
+  await server.register(apiVersioning, {
+    telemetry: { meterProvider: new MeterProvider({ readers: [reader] }) },
+    assumeDefaultVersionWhenUnspecified: true,
+    defaultVersion: '1.0',
+    now: () => now(),
+    policies: {
+      '2.0': { deprecation: { date: '2026-01-01' } },
+      '3.0': { deprecation: { date: '2026-01-01' }, sunset: { date: '2027-01-01', enforce: true } },
+      '4.0': { deprecation: { link: 'https://example.com/v4' } }
+    }
+  })
+  // An authentication hook of the app that answers before the routes' own hooks read or bind the version.
+  server.addHook('onRequest', async (request, reply) => { if (request.headers['x-deny'] !== undefined) await reply.code(401).send('no') })
+  server.get('/bound', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('bound'))
+  server.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  server.get('/later', { apiVersions: ['2.0', '3.0', '4.0'] }, says('later'))
+  await server.ready()
+  const send = async (url: string, headers: Record<string, string> = {}) => (await server.inject({ url, headers })).statusCode
+
+  t.equal(await send('/bound?api-version=1', { host: 'a.example', 'x-deny': '1' }), 401)
+  t.equal(await send('/ping?api-version=3.0', { 'x-deny': '1' }), 401)
+  t.equal(await send('/later'), 400, 'the assumed 1.0 is not served here')
+  t.equal(await send('/later?api-version=3'), 200, 'the enforced sunset read the clock; the deprecation takes that time')
+  t.equal(await send('/later?api-version=4'), 200, 'a deprecation without a date is one now')
+  now = () => { throw new Error('clock down') }
+  t.equal(await send('/later?api-version=2'), 200, 'the clock is read only for the count, after the response')
+
+  const route = (url: string, outcome: string, more: Record<string, unknown> = {}) => ({ 'http.request.method': 'GET', 'http.route': url, 'api_version.outcome': outcome, ...more })
+  const key = (p: Point) => JSON.stringify(Object.entries(p.attributes).sort())
+  const expected: Point[] = [
+    { attributes: route('/bound', 'served', { api_version: '1.0', 'api_version.deprecated': false }), value: 1 },
+    { attributes: route('/ping', 'served', { api_version: '3.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'unsupported'), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '3.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '4.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '2.0', 'api_version.deprecated': false }), value: 1 }
+  ]
+  t.same(new Map((await points(reader)).map(p => [key(p), p.value])), new Map(expected.map(p => [key(p), p.value])))
+  t.match(lines, [{ level: 50, err: { code: 'FST_API_VERSIONING_CLOCK_FAILED' }, msg: /the now option \(the clock of enforced sunsets\) threw/ }], 'the failed clock is logged with the option\'s name')
 })

@@ -30,7 +30,7 @@ export interface Lifecycle {
    * True when the version's deprecation policy has deprecated it at the request's time (from its date on, or
    * always without one). A clock that fails here says no: the request was served, and it is no error of its.
    */
-  deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean
+  deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean | Error
 }
 
 export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogger): Lifecycle {
@@ -78,7 +78,7 @@ export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogg
       if (deprecation.date === null) return true
       if (Number.isNaN(outcome.time)) {
         const time = readClock(now, 'fastify-api-versioning')
-        if (typeof time !== 'number') return false
+        if (typeof time !== 'number') return time
         outcome.time = time
       }
       return deprecation.date.getTime() <= outcome.time

@@ -1,4 +1,5 @@
 import { coded } from '../errors.js'
+import { importPeer } from '../import-peer.js'
 import { peerRequire } from './peer-require.js'
 
 /**
@@ -12,23 +13,9 @@ export const LOWEST_PEERS = {
 } as const
 export type Peer = keyof typeof LOWEST_PEERS
 
-/**
- * Loads an optional peer dependency when the plugin starts, not when the entry is imported, so that an app
- * that never documents needs neither package; a missing one, or one older than the plugin supports, fails
- * start-up saying what to install.
- */
+/** Loads an optional peer of the openapi entry, and checks that it is one the plugin supports. */
 export async function loadPeer<T> (name: Peer, neededFor: string): Promise<T> {
-  let loaded: { default: T }
-  try {
-    loaded = await import(name)
-  } catch (error) {
-    // Only this package missing (Node's words, in ESM and CommonJS; some loaders drop the error's code): a
-    // package it needs that is missing, or one that fails to load, is another story.
-    if (/^Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] === name) {
-      throw coded(new Error(`fastify-api-versioning/openapi needs the package ${name} for ${neededFor}, but it is not installed; install it: npm install ${name}`, { cause: error }), 'FST_API_VERSIONING_MISSING_PEER')
-    }
-    throw error
-  }
+  const loaded = await importPeer<{ default: T }>(name, `fastify-api-versioning/openapi needs the package ${name} for ${neededFor}`)
   checkPeerVersion(name, installedVersion(name))
   return loaded.default
 }

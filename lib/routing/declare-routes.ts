@@ -105,7 +105,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
     route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse(declaration)), logServed)
-    route.onSend = append(route.onSend, metrics?.versioned(route.url, declaration, bound) ?? null)
+    route.onSend = append(route.onSend, metrics?.versioned(route.url, declaration) ?? null)
     const hiddenOnSend = append(headers ?? undefined, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {

@@ -17,8 +17,8 @@ export interface MetricsParts {
   readonly assumes: boolean
   /** The declared form of each version some route declares (`1` and `1.0` are one key): what neutral routes serve. */
   readonly declaredForms: ReadonlyMap<string, string>
-  /** True when a deprecation policy has deprecated the version at the request's time. */
-  readonly deprecatedByPolicy: (version: ApiVersion, outcome: VersionOutcome) => boolean
+  /** True when a deprecation policy has deprecated the version at the request's time; an error if the clock failed. */
+  readonly deprecatedByPolicy: (version: ApiVersion, outcome: VersionOutcome) => boolean | Error
   /** The outcome of a neutral route's request, read if an earlier hook answered before the route read it. */
   readonly neutralOutcome: (raw: RawRequest, segment: PathSegment | null) => VersionOutcome
   readonly log: FastifyBaseLogger
@@ -58,6 +58,14 @@ export function createRequestMetrics (parts: MetricsParts) {
     }
   }
 
+  // The clock can fail only here, after the response was decided: the request stays served, its deprecation unknown.
+  function deprecatedAt (request: FastifyRequest, version: ApiVersion, outcome: VersionOutcome): boolean {
+    const deprecated = deprecatedByPolicy(version, outcome)
+    if (typeof deprecated === 'boolean') return deprecated
+    request.log.error({ err: deprecated }, deprecated.message)
+    return false
+  }
+
   // What the hidden route answers: the version problem (or a server error), as problem-choice decides it.
   function unserved (outcome: VersionOutcome): VersionOutcomeName {
     if (outcome.error !== null) return 'error'
@@ -71,20 +79,20 @@ export function createRequestMetrics (parts: MetricsParts) {
   }
 
   /**
-   * For a version route, named by its versions as it declares them (deprecated there or not). A route with other
-   * constraints (`bound`) serves the version the router read, even where an earlier hook answered before the
-   * route's own hook set it.
+   * For a version route, named by its versions as it declares them (deprecated there or not). The router marks the
+   * version served, except on a route with other constraints, whose own hook does it: where an earlier hook
+   * answered before that one, the route serves the version the router read.
    */
-  function versioned (url: string, declaration: RouteDeclaration, bound: boolean): onSendHookHandler {
+  function versioned (url: string, declaration: RouteDeclaration): onSendHookHandler {
     const record = recorder(url)
     const forms = new Map<string, { text: string, deprecated: boolean }>()
     for (const v of declaration.supported) forms.set(v.key, { text: String(v), deprecated: false })
     for (const v of declaration.deprecated) forms.set(v.key, { text: String(v), deprecated: true })
     return function apiVersionTelemetry (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-      const version = outcome.served ?? (bound ? outcome.version as ApiVersion : null) as ApiVersion
+      const version = (outcome.served ?? outcome.version) as ApiVersion
       const form = forms.get(version.key) as { text: string, deprecated: boolean }
-      record(request, 'served', form.text, form.deprecated || deprecatedByPolicy(version, outcome))
+      record(request, 'served', form.text, form.deprecated || deprecatedAt(request, version, outcome))
       done(null, payload)
     }
   }
@@ -104,7 +112,7 @@ export function createRequestMetrics (parts: MetricsParts) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.served
-      if (served !== null) record(request, 'served', declaredForms.get(served.key) as string, deprecatedByPolicy(served, outcome))
+      if (served !== null) record(request, 'served', declaredForms.get(served.key) as string, deprecatedAt(request, served, outcome))
       else record(request, outcome.kind === NONE && outcome.error === null ? 'served' : unserved(outcome), null, false)
       done(null, payload)
     }

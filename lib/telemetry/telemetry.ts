@@ -1,4 +1,5 @@
 import { coded } from '../errors.js'
+import { importPeer } from '../import-peer.js'
 import { messageOf } from '../problems/server-error.js'
 
 /** The counter of an OpenTelemetry meter, as far as the plugin uses it. */
@@ -55,16 +56,8 @@ export function resolveTelemetryOption (value: unknown, fail: (message: string) 
  * provider that fails, fails start-up naming it.
  */
 export async function createTelemetry (given: TelemetryMeterProvider | null): Promise<Telemetry> {
-  let api: OpenTelemetryApi
-  try {
-    const loaded = await import(PEER) as OpenTelemetryApi & { default?: OpenTelemetryApi }
-    api = loaded.metrics === undefined ? loaded.default as OpenTelemetryApi : loaded
-  } catch (error) {
-    if (/^Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] === PEER) {
-      throw coded(new Error(`fastify-api-versioning: the telemetry option needs the package ${PEER}, but it is not installed; install it: npm install ${PEER}`, { cause: error }), 'FST_API_VERSIONING_MISSING_PEER')
-    }
-    throw error
-  }
+  // Node gives the named exports of its CommonJS build (cjs-module-lexer reads them), bundlers those of its ESM build.
+  const api = await importPeer<OpenTelemetryApi>(PEER, `fastify-api-versioning: the telemetry option needs the package ${PEER}`)
   const provider = given ?? api.metrics.getMeterProvider()
   let counter: TelemetryCounter
   try {
