@@ -194,6 +194,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   const mediaType = resolveMediaTypeOption(reader.mediaType)
   const custom = reader.custom ?? null
   if (custom !== null && typeof custom !== 'function') fail(`versionReader.custom must be a function (request) => a version text, an array of them or undefined (got ${messageOf(custom)})`)
+  // The router picks a route synchronously: an async reader's version would come too late for every request.
+  if (Object.prototype.toString.call(custom) === '[object AsyncFunction]') fail('versionReader.custom must return the version synchronously, but it is an async function; read the version from the request without await')
   if (queryNames.length === 0 && headerNames.length === 0 && segment === false && mediaType === null && custom === null) {
     fail('versionReader must enable at least one of query, header, urlSegment, mediaType and custom')
   }

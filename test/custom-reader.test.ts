@@ -40,7 +40,9 @@ t.test('a custom reader that throws or gives garbage is a 500 for that request, 
     ['sparse', () => new Array(2)],
     ['proxy', () => new Proxy([], { get () { throw new Error('trap') } })],
     ['recursion', function again (): unknown { return again() }],
-    ['null', () => null]
+    ['null', () => null],
+    // Not async itself, so start-up cannot tell: a rejection that nobody handled would end the process.
+    ['promise', () => Promise.reject(new Error('later'))]
   ])
   const app = Fastify({ logger: { level: 'error', stream } })
   await app.register(apiVersioning, {
@@ -58,7 +60,8 @@ t.test('a custom reader that throws or gives garbage is a 500 for that request, 
     mixed: /returned an array with other than texts/,
     sparse: /returned an array with other than texts/,
     proxy: /versionReader\.custom threw: trap$/,
-    recursion: /versionReader\.custom threw: Maximum call stack size exceeded$/
+    recursion: /versionReader\.custom threw: Maximum call stack size exceeded$/,
+    promise: /returned a Promise; the router cannot wait for it: return the version synchronously, read from the request$/
   }
   for (const [name, message] of Object.entries(expected)) {
     for (const url of ['/a?api-version=1.0', '/n?api-version=1.0']) {
@@ -77,6 +80,8 @@ t.test('a custom reader that throws or gives garbage is a 500 for that request, 
 t.test('versionReader.custom is checked at start-up, and counts as a reader', async t => {
   await t.rejects(async () => { await Fastify().register(apiVersioning, { versionReader: { custom: 'x-version' as never } }).ready() },
     /versionReader\.custom must be a function \(request\) => a version text, an array of them or undefined \(got x-version\)/)
+  await t.rejects(async () => { await Fastify().register(apiVersioning, { versionReader: { custom: async () => '1.0' } as never }).ready() },
+    { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /versionReader\.custom must return the version synchronously, but it is an async function; read the version from the request without await/ })
   const app = await build({ problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, custom: fromTenant } }, app => {
     app.get('/a', { apiVersions: '1.0' }, says('a'))
   })

@@ -114,7 +114,8 @@ t.test('the telemetry option is checked at start-up; a counter that fails is log
     [{ provider: {} }, /unknown telemetry option "provider"/],
     [{ meterProvider: {} }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider \(an object with getMeter\)/],
     [{ meterProvider: null }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider/],
-    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter/]
+    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter; give an OpenTelemetry MeterProvider/],
+    [{ meterProvider: { getMeter: () => ({ createCounter: () => ({}) }) } }, /telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider/]
   ]
   for (const [telemetry, message] of cases) {
     await t.rejects(async () => { await Fastify().register(apiVersioning, { telemetry: telemetry as never }).ready() }, message)
@@ -127,6 +128,15 @@ t.test('the telemetry option is checked at start-up; a counter that fails is log
   t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
   t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
   t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)', 'exporter down']])
+  // Typed void, but plain JS may return a promise that rejects: unhandled, it would end the process.
+  const later = logged()
+  const async = Fastify({ logger: { level: 'warn', stream: later.stream } })
+  await async.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: async () => { throw new Error('async exporter down') } }) }) } } })
+  async.get('/a', { apiVersions: '1.0' }, says('a'))
+  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
+  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(later.lines.map(line => line.err?.message), ['async exporter down'], 'a counter whose promise rejects: logged once, the process lives')
   const off = Fastify()
   await off.register(apiVersioning, { telemetry: false })
   off.get('/a', { apiVersions: '1.0' }, says('a'))

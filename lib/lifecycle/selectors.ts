@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
+import { isThenable } from '../is-thenable.js'
 
 export interface SelectorContext {
   /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */
@@ -123,8 +124,7 @@ function toVersion (value: unknown): ApiVersion {
     if (version === null) throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`), 'FST_API_VERSIONING_SELECTOR_FAILED')
     return version
   }
-  if (typeof (value as PromiseLike<unknown> | null)?.then === 'function') {
-    // An async selector's rejection would otherwise go unhandled, which ends the process.
+  if (isThenable(value)) {
     Promise.resolve(value).catch(() => {})
     throw coded(new TypeError('fastify-api-versioning: apiVersionSelector returned a promise; it must return a version synchronously'), 'FST_API_VERSIONING_SELECTOR_FAILED')
   }

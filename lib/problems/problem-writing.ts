@@ -6,6 +6,7 @@ import type { ProblemDocument, ProblemSet } from './problems.js'
 import { messageOf, serverError } from './server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
 import { coded } from '../errors.js'
+import { isThenable } from '../is-thenable.js'
 
 const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
 
@@ -88,7 +89,7 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
     try {
       const written = writer.write({ ...context, reply: standIn })
       // The reply is thenable (it resolves once the response ends): never wait on it.
-      if (written !== standIn && written !== reply && typeof (written as PromiseLike<unknown> | null)?.then === 'function') {
+      if (written !== standIn && written !== reply && isThenable(written)) {
         Promise.resolve(written).then(check, fail)
       } else {
         check()

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { isThenable } from '../is-thenable.js'
 import { serverError } from '../problems/server-error.js'
 import { CUSTOM, type VersionOutcome } from './outcome.js'
 
@@ -21,6 +22,12 @@ export function readCustom (req: IncomingMessage, custom: CustomReader, outcome:
     if (texts !== null && texts.every(text => typeof text === 'string')) {
       for (const text of texts as string[]) if (!outcome.add(text, 'custom', CUSTOM)) return false
       return true
+    }
+    if (isThenable(given)) {
+      // The router cannot wait for it: what it settles to is dropped, a rejection too.
+      Promise.resolve(given).catch(() => {})
+      outcome.error = serverError('FST_API_VERSIONING_CUSTOM_READER_FAILED', 'fastify-api-versioning: versionReader.custom returned a Promise; the router cannot wait for it: return the version synchronously, read from the request')
+      return false
     }
     outcome.error = serverError('FST_API_VERSIONING_CUSTOM_READER_FAILED', `fastify-api-versioning: versionReader.custom returned ${shown(given)}, not a version text, an array of them or undefined`)
   } catch (error) {

@@ -4,6 +4,7 @@ import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import { isThenable } from '../is-thenable.js'
 import type { Telemetry } from './telemetry.js'
 
 /** What became of a request's version (`api_version.outcome`). */
@@ -48,14 +49,20 @@ export function createRequestMetrics (parts: MetricsParts) {
         cache.set(key, attributes)
       }
       try {
-        telemetry.counter.add(1, attributes)
+        // Typed void, but the app's: a promise it returns may reject.
+        const added: unknown = telemetry.counter.add(1, attributes)
+        if (isThenable(added)) Promise.resolve(added).catch(fail)
         if (version !== null) telemetry.activeSpan()?.setAttribute('api_version', version)
       } catch (error) {
-        if (failed) return
-        failed = true
-        parts.log.warn({ err: error }, 'fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)')
+        fail(error)
       }
     }
+  }
+
+  function fail (error: unknown): void {
+    if (failed) return
+    failed = true
+    parts.log.warn({ err: error }, 'fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)')
   }
 
   // The clock can fail only here, after the response was decided: the request stays served, its deprecation unknown.

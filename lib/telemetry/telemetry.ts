@@ -66,7 +66,10 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
       description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
     })
   } catch (error) {
-    throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
+    throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
+  }
+  if (typeof (counter as Partial<TelemetryCounter> | null)?.add !== 'function') {
+    throw coded(new Error('fastify-api-versioning: telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics'), 'FST_API_VERSIONING_INVALID_OPTION')
   }
   return { counter, activeSpan: () => api.trace.getActiveSpan() }
 }
