@@ -68,9 +68,14 @@ app.get('/bad', { apiVersions: 1 }, async () => 'x')
 import Fastify = require('fastify')
 import apiVersioning = require('fastify-api-versioning')
 const app = Fastify.default()
+// require() gives the plugin itself, as its types say; .default is the same plugin
+app.register(apiVersioning, { problemDetails: true, reportApiVersions: { supportedHeader: 'x-versions' } })
 app.register(apiVersioning.default, { problemDetails: true })
+// @ts-expect-error: an unknown option, whichever way the plugin is imported
+app.register(apiVersioning, { reportApiVersion: true })
 app.get('/values', { apiVersions: '1.0', apiVersionNeutral: false }, async (request) => String(request.apiVersion))
 export const parsed: apiVersioning.ApiVersion = apiVersioning.ApiVersion.parse('1.0')
+export const options: apiVersioning.ApiVersioningOptions = { telemetry: false }
 `)
   write('tsconfig.json', JSON.stringify({
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] },
@@ -225,8 +230,9 @@ import versioning = require('fastify-api-versioning')
 import openapi = require('fastify-api-versioning/openapi')
 import ApiVersion = versioning.ApiVersion
 type ApiVersionDocument = openapi.ApiVersionDocument
-const apiVersioning = versioning.default
-const apiVersioningOpenApi = openapi.default
+const apiVersioning = versioning
+const apiVersioningOpenApi = openapi
+export const same: [typeof versioning.default, typeof openapi.default] = [versioning, openapi]
 ` + body.replace('Fastify()', 'Fastify.default()')
   const setups: Array<[string, Record<string, unknown>, Record<string, string>]> = [
     ['node10', { module: 'CommonJS', moduleResolution: 'Node10', esModuleInterop: true }, { 'node10.ts': esm }],
