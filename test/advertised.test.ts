@@ -49,7 +49,7 @@ t.test('advertised versions are checked where they are declared', async t => {
   const cases: Array<[(app: Awaited<ReturnType<typeof build>>) => unknown, RegExp]> = [
     [app => app.get('/a', { advertisedApiVersions: '2.0' }, says('a')), /route GET \/a advertises versions other services implement but implements none itself; give it apiVersions or deprecatedApiVersions as well/],
     [app => app.get('/a', { apiVersionNeutral: true, advertisedApiVersions: '2.0' }, says('a')), /route GET \/a is version-neutral, so it cannot also declare apiVersions, deprecatedApiVersions or advertised versions/],
-    [app => app.get('/a', { apiVersions: '2.0', advertisedApiVersions: '2' }, says('a')), /route GET \/a declares API version 2 twice/],
+    [app => app.get('/a', { apiVersions: '2.0', advertisedApiVersions: '2' }, says('a')), /route GET \/a declares API version 2 twice \(2\.0 in apiVersions, 2 in advertisedApiVersions\); a route implements, deprecates or advertises a version once: remove one/],
     [app => app.get('/a', { apiVersions: '1.0', advertisedDeprecatedApiVersions: ['x'] }, says('a')), /advertisedDeprecatedApiVersions has "x", which is not a valid API version/],
     [app => app.get('/a/:id', { apiVersions: '1.0', advertisedApiVersions: '2.0' }, says('a')).delete('/a/:key', { apiVersions: '2.0' }, says('b')),
       /route GET \/a\/:id advertises API version 2.0 as implemented by another service, but route DELETE \/a\/:key implements it on this path; declare it in one place/],

@@ -81,7 +81,7 @@ t.test('bad route declarations fail where the route is declared, naming it', asy
     [app => app.get('/a', { constraints: { apiVersion: '1.0' } }, says('a')), /route GET \/a sets constraints.apiVersion, which the plugin owns; declare apiVersions instead/],
     [app => app.get('/a', { apiVersionNeutral: true, apiVersions: '1.0' }, says('a')), /route GET \/a is version-neutral, so it cannot also declare apiVersions/],
     [app => app.get('/a', { apiVersions: ['1.0', '1'] }, says('a')), /route GET \/a declares API version 1 twice/],
-    [app => app.get('/a', { apiVersions: ['1.0'], deprecatedApiVersions: '1.0' }, says('a')), /route GET \/a declares API version 1.0 twice/],
+    [app => app.get('/a', { apiVersions: ['1.0'], deprecatedApiVersions: '1.0' }, says('a')), /route GET \/a declares API version 1.0 twice \(1\.0 in apiVersions, 1\.0 in deprecatedApiVersions\)/],
     [app => {
       app.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
       app.get('/a', { apiVersions: ['2'] }, says('b'))

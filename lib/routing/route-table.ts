@@ -135,10 +135,15 @@ export function readDeclaration (options: Record<string, unknown>, label: string
   if (advertises && !versioned) {
     throw coded(new Error(`fastify-api-versioning: route ${label} advertises versions other services implement but implements none itself; give it apiVersions or deprecatedApiVersions as well`), 'FST_API_VERSIONING_INVALID_DECLARATION')
   }
-  const seen = new Set<string>()
-  for (const v of [...supported, ...deprecated, ...advertised, ...advertisedDeprecated]) {
-    if (seen.has(v.key)) throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice`), 'FST_API_VERSIONING_INVALID_DECLARATION')
-    seen.add(v.key)
+  const seen = new Map<string, string>()
+  const lists = { apiVersions: supported, deprecatedApiVersions: deprecated, advertisedApiVersions: advertised, advertisedDeprecatedApiVersions: advertisedDeprecated }
+  for (const [name, list] of Object.entries(lists)) {
+    for (const v of list) {
+      const where = `${v} in ${name}`
+      const first = seen.get(v.key)
+      if (first !== undefined) throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v} twice (${first}, ${where}); a route implements, deprecates or advertises a version once: remove one`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+      seen.set(v.key, where)
+    }
   }
   return { kind: versioned ? 'versioned' : 'plain', supported, deprecated, advertised, advertisedDeprecated }
 }
