@@ -8,6 +8,7 @@ import { resolveSelector, type Selector, type SelectorFunction } from './lifecyc
 import { messageOf } from './problems/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
+import { droppedPromise, isAsyncFunction } from './is-thenable.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */
@@ -195,7 +196,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   const custom = reader.custom ?? null
   if (custom !== null && typeof custom !== 'function') fail(`versionReader.custom must be a function (request) => a version text, an array of them or undefined (got ${messageOf(custom)})`)
   // The router picks a route synchronously: an async reader's version would come too late for every request.
-  if (Object.prototype.toString.call(custom) === '[object AsyncFunction]') fail('versionReader.custom must return the version synchronously, but it is an async function; read the version from the request without await')
+  if (isAsyncFunction(custom)) fail('versionReader.custom must return the version synchronously, but it is an async function; read the version from the request without await')
   if (queryNames.length === 0 && headerNames.length === 0 && segment === false && mediaType === null && custom === null) {
     fail('versionReader must enable at least one of query, header, urlSegment, mediaType and custom')
   }
@@ -206,6 +207,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     fail('problemWriters must be an array of { canWrite(context), write(context) } objects')
   }
   const writerNames = writers.map((writer, i) => {
+    // Which writer answers is decided before any writes: it cannot wait.
+    if (isAsyncFunction(writer.canWrite)) fail(`problemWriters[${i}].canWrite must answer synchronously, but it is an async function; decide from the context without await`)
     if (writer.name !== undefined && (typeof writer.name !== 'string' || writer.name === '')) fail(`problemWriters[${i}].name must be a non-empty string (got ${JSON.stringify(writer.name) ?? typeof writer.name})`)
     return writer.name ?? `problemWriters[${i}]`
   })
@@ -215,6 +218,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   let time: unknown
   try {
     time = now()
+    if (droppedPromise(time)) time = 'a promise'
   } catch (error) {
     fail(`now must be a function that returns the time in ms since the epoch, as Date.now does (it threw: ${messageOf(error)})`)
   }

@@ -235,7 +235,7 @@ const apiVersioningOpenApi = openapi
 export const same: [typeof versioning.default, typeof openapi.default] = [versioning, openapi]
 ` + body.replace('Fastify()', 'Fastify.default()')
   const setups: Array<[string, Record<string, unknown>, Record<string, string>]> = [
-    ['node10', { module: 'CommonJS', moduleResolution: 'Node10', esModuleInterop: true }, { 'node10.ts': esm }],
+    ['node10', { module: 'CommonJS', moduleResolution: 'Node10', esModuleInterop: true }, { 'node10.ts': esm, 'node10-require.ts': cjs }],
     ['node16', { module: 'Node16', moduleResolution: 'Node16' }, { 'node16.mts': esm, 'node16.cts': cjs }],
     ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }, { 'nodenext.mts': esm, 'nodenext.cts': cjs }],
     ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, { 'bundler.ts': esm }]

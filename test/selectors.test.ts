@@ -29,6 +29,7 @@ t.test('resolveSelector: the named selectors, a function, or an error naming the
     ['highest', '"highest"'], ['Current', '"Current"'], ['', '""'], ['x'.repeat(80), `"${'x'.repeat(64)}…"`],
     [null, 'null'], [1, 'number'], [true, 'boolean'], [v('1.0'), 'object'], [{ select: fn }, 'object']
   ]
+  t.throws(() => resolveSelector(async () => '1.0'), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /apiVersionSelector must return a version synchronously, but it is an async function; choose the version without await/ })
   for (const [value, shown] of bad) {
     t.throws(() => resolveSelector(value), new TypeError(
       `fastify-api-versioning: apiVersionSelector must be 'default', 'current', 'lowest' or a function ({ request, supported, deprecated }) => version (got ${shown})`

@@ -37,6 +37,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ problemWriters: {} }, /problemWriters must be an array of \{ canWrite\(context\), write\(context\) \} objects/],
     [{ problemWriters: [{ canWrite: () => true }] }, /problemWriters must be an array/],
     [{ problemWriters: [null] }, /problemWriters must be an array/],
+    [{ problemWriters: [{ canWrite: () => false, write () {} }, { async canWrite () { return true }, write () {} }] }, /problemWriters\[1\]\.canWrite must answer synchronously, but it is an async function; decide from the context without await/],
     [{ problemWriters: [{ name: 7, canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got 7\)/],
     [{ problemWriters: [{ canWrite: () => true, write: () => {} }, { name: '', canWrite: () => true, write: () => {} }] }, /problemWriters\[1\]\.name must be a non-empty string \(got ""\)/],
     [{ problemWriters: [{ name: () => 'w', canWrite: () => true, write: () => {} }] }, /problemWriters\[0\]\.name must be a non-empty string \(got function\)/],

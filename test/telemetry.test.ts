@@ -137,6 +137,17 @@ t.test('the telemetry option is checked at start-up; a counter that fails is log
   t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
   await new Promise(resolve => setImmediate(resolve))
   t.same(later.lines.map(line => line.err?.message), ['async exporter down'], 'a counter whose promise rejects: logged once, the process lives')
+  const added: unknown[] = []
+  const spanless = logged()
+  const traced = Fastify({ logger: { level: 'warn', stream: spanless.stream } })
+  await traced.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: (n: number) => { added.push(n) } }) }) } } })
+  traced.get('/a', { apiVersions: '1.0' }, says('a'))
+  const span = { setAttribute () { throw new Error('span ended') } } as unknown as Span
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { context.disable() })
+  await context.with(trace.setSpan(context.active(), span), async () => await traced.inject('/a?api-version=1'))
+  t.same(added, [1], 'a span that throws: the request is still counted')
+  t.same(spanless.lines.map(line => line.err?.message), ['span ended'], 'and the failure logged')
   const off = Fastify()
   await off.register(apiVersioning, { telemetry: false })
   off.get('/a', { apiVersions: '1.0' }, says('a'))

@@ -77,7 +77,9 @@ t.test('a failing writer is logged once, naming it', async t => {
     [{ name: 'rejects', canWrite: () => true, write: async () => { throw new Error('nope') } }, /rejects failed to write a problem: nope/, 500],
     [{ name: 'text', canWrite: () => true, write: () => { throw 'plain text' } }, /text failed to write a problem: plain text/, 500], // eslint-disable-line no-throw-literal
     [{ name: 'proxy', canWrite: () => true, write: () => { throw new Proxy({}, { get () { throw new Error('no') }, getPrototypeOf () { throw new Error('no') } }) } }, /proxy failed to write a problem: a value that cannot be read/, 500],
-    [{ name: 'late', canWrite: () => true, write: async ({ reply }) => { reply.code(400).send('x'); throw new Error('late') } }, /late failed to write a problem: late/, 400]
+    [{ name: 'late', canWrite: () => true, write: async ({ reply }) => { reply.code(400).send('x'); throw new Error('late') } }, /late failed to write a problem: late/, 400],
+    // Not async itself, so start-up cannot tell: never a yes, and its rejection is handled.
+    [{ name: 'promised', canWrite: () => Promise.reject(new Error('later')) as never, write: () => {} }, /promised failed to write a problem: canWrite returned a promise; it must answer synchronously/, 500]
   ]
   for (const [writer, message, status] of writers) {
     const { app: server, lines } = await app([writer])
@@ -89,6 +91,7 @@ t.test('a failing writer is logged once, naming it', async t => {
     t.notMatch(res.body, /\bboom\b|\bcan\b|\bnope\b/, 'the response does not')
     t.equal(lines[0]?.level, 50)
   }
+  await new Promise(resolve => setImmediate(resolve))
 })
 
 t.test('reply.problem() never throws: what it cannot read is a 500, logged', async t => {

@@ -28,7 +28,8 @@ export interface Lifecycle {
   retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
   /**
    * True when the version's deprecation policy has deprecated it at the request's time (from its date on, or
-   * always without one). A clock that fails here says no: the request was served, and it is no error of its.
+   * always without one), or the error of a clock that failed: the caller logs it, as the request was served and
+   * the failure is no error of its.
    */
   deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean | Error
 }

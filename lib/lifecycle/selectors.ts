@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
-import { isThenable } from '../is-thenable.js'
+import { droppedPromise, isAsyncFunction } from '../is-thenable.js'
 
 export interface SelectorContext {
   /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */
@@ -29,6 +29,8 @@ export type Selector = 'default' | 'current' | 'lowest' | SelectorFunction
 /** Checks the `apiVersionSelector` option; undefined means `'default'`. */
 export function resolveSelector (value: unknown): Selector {
   if (value === undefined) return 'default'
+  // A version chosen per request is needed while the router picks the route: it cannot wait for one.
+  if (isAsyncFunction(value)) throw coded(new TypeError('fastify-api-versioning: apiVersionSelector must return a version synchronously, but it is an async function; choose the version without await'), 'FST_API_VERSIONING_INVALID_OPTION')
   if (value === 'default' || value === 'current' || value === 'lowest' || typeof value === 'function') return value as Selector
   const shown = typeof value === 'string' ? JSON.stringify(value.length > 64 ? value.slice(0, 64) + '…' : value) : value === null ? 'null' : typeof value
   throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector must be 'default', 'current', 'lowest' or a function ({ request, supported, deprecated }) => version (got ${shown})`), 'FST_API_VERSIONING_INVALID_OPTION')
@@ -124,8 +126,7 @@ function toVersion (value: unknown): ApiVersion {
     if (version === null) throw coded(new TypeError(`fastify-api-versioning: apiVersionSelector returned ${describe(value)}, which is not an API version`), 'FST_API_VERSIONING_SELECTOR_FAILED')
     return version
   }
-  if (isThenable(value)) {
-    Promise.resolve(value).catch(() => {})
+  if (droppedPromise(value)) {
     throw coded(new TypeError('fastify-api-versioning: apiVersionSelector returned a promise; it must return a version synchronously'), 'FST_API_VERSIONING_SELECTOR_FAILED')
   }
   // An object shaped like an ApiVersion without its brand (a copy of the package older than the brand) parses by its text.

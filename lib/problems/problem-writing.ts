@@ -6,7 +6,7 @@ import type { ProblemDocument, ProblemSet } from './problems.js'
 import { messageOf, serverError } from './server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
 import { coded } from '../errors.js'
-import { isThenable } from '../is-thenable.js'
+import { droppedPromise, isThenable } from '../is-thenable.js'
 
 const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
 
@@ -45,7 +45,7 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
   function write (writers: Writers, context: ProblemWriterContext): void {
     let index = 0
     try {
-      while (!writers.list[index].canWrite(context)) index++
+      while (!canWrite(writers.list[index], context)) index++
       if (isTrusted(writers.list[index])) {
         writers.list[index].write(context)
         return
@@ -54,6 +54,13 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
       return failed(context.reply, writers.names[index], error)
     }
     watched(writers.list[index], writers.names[index], context)
+  }
+
+  // The app's canWrite, as a plain-JS app may write it: a promise is never a yes (nor a rejection left unhandled).
+  function canWrite (writer: ProblemWriter, context: ProblemWriterContext): boolean {
+    const answer: unknown = writer.canWrite(context)
+    if (droppedPromise(answer)) throw new TypeError('canWrite returned a promise; it must answer synchronously')
+    return answer as boolean
   }
 
   function checked (writers: Writers, reply: FastifyReply, problem: unknown): void {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { isThenable } from '../is-thenable.js'
+import { droppedPromise } from '../is-thenable.js'
 import { serverError } from '../problems/server-error.js'
 import { CUSTOM, type VersionOutcome } from './outcome.js'
 
@@ -23,9 +23,7 @@ export function readCustom (req: IncomingMessage, custom: CustomReader, outcome:
       for (const text of texts as string[]) if (!outcome.add(text, 'custom', CUSTOM)) return false
       return true
     }
-    if (isThenable(given)) {
-      // The router cannot wait for it: what it settles to is dropped, a rejection too.
-      Promise.resolve(given).catch(() => {})
+    if (droppedPromise(given)) {
       outcome.error = serverError('FST_API_VERSIONING_CUSTOM_READER_FAILED', 'fastify-api-versioning: versionReader.custom returned a Promise; the router cannot wait for it: return the version synchronously, read from the request')
       return false
     }

@@ -52,7 +52,13 @@ export function createRequestMetrics (parts: MetricsParts) {
         // Typed void, but the app's: a promise it returns may reject.
         const added: unknown = telemetry.counter.add(1, attributes)
         if (isThenable(added)) Promise.resolve(added).catch(fail)
-        if (version !== null) telemetry.activeSpan()?.setAttribute('api_version', version)
+      } catch (error) {
+        fail(error)
+      }
+      if (version === null) return
+      // Apart, so that a failing counter still leaves the version on the span, and the other way round.
+      try {
+        telemetry.activeSpan()?.setAttribute('api_version', version)
       } catch (error) {
         fail(error)
       }
