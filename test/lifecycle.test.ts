@@ -280,7 +280,7 @@ t.test('lifecycle options are checked at start-up', async t => {
     [{ now: () => 'soon' as unknown as number }, /now must be a function .* \(got a function returning soon\)/],
     [{ now: () => { throw new Error('no clock yet') } }, /now must be a function that returns the time in ms since the epoch, as Date.now does \(it threw: no clock yet\)/],
     // Its rejection handled: unhandled, it would end the process (tap fails the test on one).
-    [{ now: async () => { throw new Error('no clock yet') } }, /now must be a function .* \(got a function returning a promise\)/],
+    [{ now: (async () => { throw new Error('no clock yet') }) as unknown as () => number }, /now must be a function .* \(got a function returning a promise\)/],
     [{ apiVersionSelector: 'highest' as 'current' }, /apiVersionSelector must be 'default', 'current', 'lowest' or a function/],
     [{ logApiVersion: 'yes' as unknown as boolean }, /logApiVersion must be a boolean/],
     [{ policies: { '1.0': { sunset: { date: '2027-02-30' } } } }, /policies\['1.0'\].sunset.date/],

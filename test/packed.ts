@@ -45,8 +45,9 @@ export function pack (): Packed {
       mkdirSync(lock)
       break
     } catch {
-      // A lock older than any pack is one a killed run left.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true })
+      // A lock older than any pack is one a killed run left (and one released since the mkdir is gone).
+      const held = statSync(lock, { throwIfNoEntry: false })
+      if (held !== undefined && Date.now() - held.mtimeMs > 300_000) rmSync(lock, { recursive: true, force: true })
       if (Date.now() > until) throw new Error(`no pack: ${lock} is held`)
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250)
     }
