@@ -16,6 +16,7 @@ export interface OperationObject {
   deprecated?: boolean
   parameters?: Array<ParameterObject | { $ref: string }>
   responses?: Record<string, unknown>
+  requestBody?: { required?: boolean, [keyword: string]: unknown }
   [keyword: string]: unknown
 }
 

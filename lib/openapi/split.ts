@@ -103,6 +103,9 @@ function versionDocument (
         continue
       }
       const operation = structuredClone(value) as OperationObject
+      // Fastify answers 400 to a request without the body a route's schema declares; @fastify/swagger 9.4 says so
+      // only where the body has required properties, later versions always, and the documents must not depend on it.
+      if (operation.requestBody !== undefined) operation.requestBody.required = true
       if (routeDeprecated || (versioned && deprecated)) operation.deprecated = true
       describeVersionParameters(operation, declaration, version, context.options)
       describeResponses(operation, route, {
