@@ -8,7 +8,7 @@ import { resolveSelector, type Selector, type SelectorFunction } from './lifecyc
 import { messageOf } from './problems/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
-import { droppedPromise, isAsyncFunction } from './is-thenable.js'
+import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */

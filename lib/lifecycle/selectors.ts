@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http'
 import { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
-import { droppedPromise, isAsyncFunction } from '../is-thenable.js'
+import { droppedPromise, isAsyncFunction } from '../util/is-thenable.js'
 
 export interface SelectorContext {
   /** The raw request: the selector runs while the router picks the route, before Fastify's request exists. */

@@ -2,6 +2,7 @@ import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from './split.js'
 import { coded } from '../errors.js'
+import { isObject } from '../util/is-object.js'
 
 /** Hooks that guard routes, as a route's own `onRequest` and `preHandler` options: a function or an array. */
 export interface GuardHooks {
@@ -68,10 +69,6 @@ const OPENAPI_VERSION = /^3\.[01]\.\d+$/
 
 function fail (message: string): never {
   throw coded(new TypeError('fastify-api-versioning/openapi: ' + message), 'FST_API_VERSIONING_OPENAPI_OPTION')
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function prefix (value: unknown, name: string, fallback: string): string {

@@ -1,5 +1,5 @@
 import { coded } from '../errors.js'
-import { importPeer } from '../import-peer.js'
+import { importPeer } from '../util/import-peer.js'
 import { peerRequire } from './peer-require.js'
 
 /**

@@ -1,4 +1,5 @@
 import type { OpenApiDocument } from './split.js'
+import { isObject } from '../util/is-object.js'
 
 /**
  * Whose schema it is, as a client of the earlier version meets it: what it sends (a request body, a parameter),
@@ -240,8 +241,4 @@ export function code (text: string): string {
   const fence = '`'.repeat(longest + 1)
   const pad = escaped.startsWith('`') || escaped.endsWith('`') ? ' ' : ''
   return fence + pad + escaped + pad + fence
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

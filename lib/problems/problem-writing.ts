@@ -6,7 +6,7 @@ import type { ProblemDocument, ProblemSet } from './problems.js'
 import { messageOf, serverError } from './server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
 import { coded } from '../errors.js'
-import { droppedPromise, isThenable } from '../is-thenable.js'
+import { droppedPromise, isThenable } from '../util/is-thenable.js'
 
 const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { droppedPromise } from '../is-thenable.js'
+import { droppedPromise } from '../util/is-thenable.js'
 import { serverError } from '../problems/server-error.js'
 import { CUSTOM, type VersionOutcome } from './outcome.js'
 

@@ -4,7 +4,7 @@ import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
-import { isThenable } from '../is-thenable.js'
+import { isThenable } from '../util/is-thenable.js'
 import type { Telemetry } from './telemetry.js'
 
 /** What became of a request's version (`api_version.outcome`). */

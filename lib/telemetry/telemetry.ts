@@ -1,5 +1,5 @@
 import { coded } from '../errors.js'
-import { importPeer } from '../import-peer.js'
+import { importPeer } from '../util/import-peer.js'
 import { messageOf } from '../problems/server-error.js'
 
 /** The counter of an OpenTelemetry meter, as far as the plugin uses it. */

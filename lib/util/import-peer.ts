@@ -1,4 +1,4 @@
-import { coded } from './errors.js'
+import { coded } from '../errors.js'
 
 /**
  * Imports an optional peer dependency when a feature that needs it starts, not when an entry is imported, so
