@@ -1,3 +1,5 @@
+import { DECLARATION_OPTIONS } from './route-table.js'
+
 // Route options a JS user may write for ours: without a word they would be ignored.
 const NEAR_MISSES: Record<string, string> = {
   apiVersion: 'apiVersions',
@@ -9,7 +11,6 @@ const NEAR_MISSES: Record<string, string> = {
   apiVersionsNeutral: 'apiVersionNeutral',
   versionNeutral: 'apiVersionNeutral'
 }
-const OURS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
 // Route parameter names a versioned route may mean for the version in the path.
 const PARAMS = /:(api-?version|version|ver|v)(?=$|[/.\-(])/i
 
@@ -29,7 +30,7 @@ export function createNearMissWarnings (warn: (message: string) => void, segment
     for (const name of Object.keys(NEAR_MISSES)) {
       if (name in route) once(`the option ${name}`, `did you mean ${NEAR_MISSES[name]}?`)
     }
-    for (const name of [...OURS, ...Object.keys(NEAR_MISSES)]) {
+    for (const name of [...DECLARATION_OPTIONS, ...Object.keys(NEAR_MISSES)]) {
       if (name in config) once(`config.${name}`, `${NEAR_MISSES[name] ?? name} is a route option, beside config`)
     }
     const param = versioned ? PARAMS.exec(route.url) : null

@@ -113,6 +113,9 @@ function advertisedHere (advertising: string, version: ApiVersion, implementing:
   return coded(new Error(`fastify-api-versioning: route ${advertising} advertises API version ${version} as implemented by another service, but route ${implementing} implements it on this path; declare it in one place: in apiVersions or deprecatedApiVersions where it is served here, or in advertisedApiVersions where it is not`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
 }
 
+/** The route options (and version set keys) that declare how a route takes part in versioning. */
+export const DECLARATION_OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions'] as const
+
 /** Reads and checks the versioning options of one route; throws naming the route. */
 export function readDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
   const { apiVersions, deprecatedApiVersions, apiVersionNeutral, advertisedApiVersions, advertisedDeprecatedApiVersions } = options

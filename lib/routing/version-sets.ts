@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions } from 'fastify'
-import { readDeclaration } from './route-table.js'
+import { DECLARATION_OPTIONS, readDeclaration } from './route-table.js'
 import { coded } from '../errors.js'
 
 /** The versions that the routes of a group take unless they declare their own. */
@@ -17,7 +17,7 @@ export interface ApiVersionSet {
  * a registry symbol, so that either build of the package (ESM, CommonJS) finds the other's sets.
  */
 export const kVersionSet = Symbol.for('fastify-api-versioning.versionSet')
-const KEYS = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
+const KEYS: readonly string[] = DECLARATION_OPTIONS
 
 /** The set that applies to a route declared on `instance`, or undefined. */
 export function versionSetOf (instance: FastifyInstance): ApiVersionSet | undefined {
