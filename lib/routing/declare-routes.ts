@@ -46,7 +46,6 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
-  let versioning = false
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -78,7 +77,6 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
-    versioning = true
 
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
     const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
@@ -93,7 +91,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (declaration.kind === 'neutral') {
       route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
-      route.onSend = append(append(append(route.onSend, hooks.versionHeaders(null)), logServed), metrics?.neutral(route.url, segment) ?? null)
+      route.onSend = append(route.onSend, hooks.versionHeaders(null), logServed, metrics?.neutral(route.url, segment) ?? null)
       return
     }
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
@@ -104,9 +102,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
-    route.onSend = append(append(append(append(route.onSend, headers), policies), hooks.mediaTypeResponse(declaration)), logServed)
-    route.onSend = append(route.onSend, metrics?.versioned(route.url, declaration) ?? null)
-    const hiddenOnSend = append(headers ?? undefined, metrics?.hidden(route.url) ?? null)
+    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(declaration), logServed, metrics?.versioned(route.url, declaration) ?? null)
+    const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
@@ -139,7 +136,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     for (const policy of options.policies.values()) {
       if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
-    reportEarlyRoutes(early, versioning, log)
+    reportEarlyRoutes(early, table.routes.length > 0, log)
     if (table.declared.size === 0) {
       table.declared.add(options.defaultVersion.key)
       table.forms.set(options.defaultVersion.key, String(options.defaultVersion))

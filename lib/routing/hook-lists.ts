@@ -10,7 +10,8 @@ export function prepend<T> (hook: T, hooks: Hooks<T>): T[] {
   return [hook, ...toArray(hooks)]
 }
 
-/** The route's hooks with `hook` last; unchanged for none. */
-export function append<T> (hooks: Hooks<T>, hook: T | null): Hooks<T> {
-  return hook === null ? hooks : [...toArray(hooks), hook]
+/** The route's hooks with `added` after them, in order, each but null; unchanged where all are null. */
+export function append<T> (hooks: Hooks<T>, ...added: Array<T | null>): Hooks<T> {
+  const present = added.filter(hook => hook !== null)
+  return present.length === 0 ? hooks : [...toArray(hooks), ...present]
 }
