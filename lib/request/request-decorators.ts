@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { ApiVersion } from '../api-version.js'
+import type { VersionOutcome } from './outcome.js'
 import { kOutcome, type RawRequest } from './request-reader.js'
-import { sourceOf, type ApiVersionSource } from './source.js'
+import { sourceOf } from './source.js'
 
 /**
  * `request.apiVersion` and `request.apiVersionSource`: read from the request's outcome when asked, so that requests
@@ -9,20 +9,17 @@ import { sourceOf, type ApiVersionSource } from './source.js'
  * handler, each becomes the request's own.
  */
 export function decorateRequests (fastify: FastifyInstance): void {
-  fastify.decorateRequest('apiVersion', {
-    getter (this: FastifyRequest) {
-      return (this.raw as RawRequest)[kOutcome]?.served ?? null
+  fastify.decorateRequest('apiVersion', fromOutcome('apiVersion', outcome => outcome?.served ?? null))
+  fastify.decorateRequest('apiVersionSource', fromOutcome('apiVersionSource', sourceOf))
+}
+
+function fromOutcome<T> (name: string, read: (outcome: VersionOutcome | undefined) => T) {
+  return {
+    getter (this: FastifyRequest): T {
+      return read((this.raw as RawRequest)[kOutcome])
     },
-    setter (this: FastifyRequest, value: ApiVersion | null) {
-      Object.defineProperty(this, 'apiVersion', { value, writable: true, enumerable: true, configurable: true })
+    setter (this: FastifyRequest, value: T) {
+      Object.defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true })
     }
-  })
-  fastify.decorateRequest('apiVersionSource', {
-    getter (this: FastifyRequest) {
-      return sourceOf((this.raw as RawRequest)[kOutcome])
-    },
-    setter (this: FastifyRequest, value: ApiVersionSource | null) {
-      Object.defineProperty(this, 'apiVersionSource', { value, writable: true, enumerable: true, configurable: true })
-    }
-  })
+  }
 }
