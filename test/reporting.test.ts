@@ -9,6 +9,8 @@ t.test('reportApiVersions: every response of a versioned route carries the versi
     app.get('/ping', { apiVersionNeutral: true }, says('ping'))
     app.get('/health', says('health'))
     app.get('/dated', { apiVersions: ['2024-01-01', '1', '2024-01-01-beta'] }, says('dated'))
+    // The route's own onSend as one function, not an array: it runs, before the plugin's.
+    app.get('/own', { apiVersions: '1.0', onSend: async (request, reply, payload) => { reply.header('x-own', 'yes'); return payload } }, says('own'))
   })
   const expected = { 'api-supported-versions': '1.0, 2.0, 3.0', 'api-deprecated-versions': '0.8, 0.9' }
   const requests: Array<[string, string, number]> = [
@@ -30,6 +32,8 @@ t.test('reportApiVersions: every response of a versioned route carries the versi
   t.equal(thrown.headers['api-supported-versions'], '1', 'errors keep the headers; versions print as declared')
   t.notOk(thrown.headers['api-deprecated-versions'], 'no empty header')
   t.equal((await app.inject('/dated?api-version=1')).headers['api-supported-versions'], '1, 2024-01-01-beta, 2024-01-01')
+  const own = await app.inject('/own?api-version=1')
+  t.match(own.headers, { 'x-own': 'yes', 'api-supported-versions': '1.0' }, "the route's own onSend hook and the version headers")
   for (const url of ['/ping', '/health', '/nope']) {
     t.notOk((await app.inject(url)).headers['api-supported-versions'], `${url} reports nothing`)
   }
