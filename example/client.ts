@@ -1,7 +1,7 @@
 // A client of the example service, typed from its OpenAPI documents: openapi-typescript writes each version's
 // document as ./generated/{version}.ts, and openapi-fetch calls the service with those types. It calls every
 // operation of every version, and answers each documented response (status and media type) once, narrowing the
-// body to the type its document gives. test/openapi-client.test.ts generates the types, type-checks this file
+// body to the type its document gives. test/package/openapi-client.test.ts generates the types, type-checks this file
 // (`tsc --noEmit --strict`) and runs it against the service.
 import createClient from 'openapi-fetch'
 import type * as V0_9 from './generated/0.9.js'

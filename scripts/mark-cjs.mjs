@@ -3,7 +3,7 @@
 // (`export =` of the plugin merged with a namespace of the named exports, as @fastify/cors's do), so that
 // `import plugin = require('fastify-api-versioning')` is the plugin in TypeScript too. The types TypeScript wrote
 // for an entry move to `<entry>.exports.d.ts`, which the new ones import (and with it the `fastify` augmentations).
-// The build then type-checks what this writes (tsconfig.cjs-types.json), as a consumer's compiler reads it.
+// The package layer type-checks what this writes as a consumer's compiler reads it (test/package/package.test.ts).
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'

@@ -1,6 +1,6 @@
 // TypeScript drops comments on imports from the declaration files it writes: put back, in both builds, the one
 // that lets an app without the optional peer @sinclair/typebox compile (lib/problems/problem-schema.ts says why;
-// test/typebox-setups.test.ts compiles such an app).
+// test/package/typebox-setups.test.ts compiles such an app).
 import { readFileSync, writeFileSync } from 'node:fs'
 
 for (const build of ['esm', 'cjs']) {

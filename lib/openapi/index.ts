@@ -148,7 +148,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
  * docs page with a version picker (@fastify/swagger-ui). Register it after `apiVersioning`, before the routes.
  */
 // No `dependencies: ['fastify-api-versioning']`: Fastify would check it before the plugin runs, with a message that
-// says neither the order nor where (test/openapi-startup.test.ts); the plugin's own check refuses the same set-ups.
+// says neither the order nor where (test/unit/openapi-startup.test.ts); the plugin's own check refuses the same set-ups.
 export const apiVersioningOpenApi = fp(openApiPlugin, {
   fastify: FASTIFY_RANGE,
   name: 'fastify-api-versioning-openapi',

@@ -3,7 +3,7 @@ import { importPeer } from '../util/import-peer.js'
 import { peerRequire } from './peer-require.js'
 
 /**
- * The oldest version of each optional peer that the tests prove works (test/lowest-peers.test.ts installs these
+ * The oldest version of each optional peer that the tests prove works (test/package/lowest-peers.test.ts installs these
  * very versions; package.json's peerDependencies are `^` these). @fastify/swagger before 9.4.0 has no
  * `decorator` option and fails at the first docs request; @fastify/swagger-ui 5.0.0 is its first for Fastify 5.
  */

@@ -1,0 +1,205 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning from '../../lib/index.js'
+import apiVersioningOpenApi, { type OpenApiDocument } from '../../lib/openapi/index.js'
+import { allProblems, buildDocs } from './openapi-helpers.js'
+
+const ok = async () => null
+
+t.test('operations added, removed and deprecated from each version to the next, versions in order and operations by path then method', async t => {
+  const app = await buildDocs({ problemDetails: true, versionReader: { query: 'api-version', urlSegment: 'v' } }, {}, app => {
+    app.put('/b', { apiVersions: '2.0-beta' }, ok)
+    app.get('/a/b', { apiVersions: ['2.0-beta', '2.0'] }, ok)
+    app.get('/z', { apiVersions: '1.0' }, ok)
+    app.post('/a', { apiVersions: ['2.0-beta', '2.0'] }, ok)
+    app.get('/a', { apiVersions: ['1.0', '2.0-beta'], deprecatedApiVersions: '2.0' }, ok)
+    // Deprecated from the start: added, and deprecated.
+    app.delete('/a', { deprecatedApiVersions: '2.0' }, ok)
+    // Each version's path has its version: one operation all the same.
+    app.get('/api/v:v/things', { apiVersions: ['1.0', '2.0-beta', '2.0'] }, ok)
+    app.get('/api/v:v/things/:id', { apiVersions: ['1.0', '2.0-beta'], schema: { response: { 200: { type: 'string' } } } }, ok)
+    app.get('/api/v:v/things/:id', { apiVersions: '2.0', schema: { response: { 200: { type: 'integer' } } } }, ok)
+    // The same route in every document: never a change.
+    app.get('/health', { apiVersionNeutral: true, schema: { querystring: { type: 'object', properties: { deep: { type: 'boolean' } } } } }, ok)
+    app.get('/plain', ok)
+  })
+  const changes = app.apiVersionChanges()
+  t.same(changes, [
+    { from: '1.0', to: '2.0-beta', added: ['POST /a', 'GET /a/b', 'PUT /b'], removed: ['GET /z'], deprecated: [], changed: [] },
+    {
+      from: '2.0-beta',
+      to: '2.0',
+      added: ['DELETE /a'],
+      removed: ['PUT /b'],
+      deprecated: ['GET /a', 'DELETE /a'],
+      changed: [{ operation: 'GET /api/v2.0/things/{id}', breaking: true, changes: ['response 200: type changed from `string` to `integer`'] }]
+    }
+  ], 'a 2.0-beta comes before 2.0, as ApiVersion orders them')
+  t.equal(app.apiVersionChanges(), changes, 'made once while nothing changes')
+  t.ok(Object.isFrozen(changes[1].changed[0].changes), 'shared, so frozen')
+  t.same(await allProblems(app), [])
+
+  const served = await app.inject('/openapi/changes.json')
+  t.equal(served.statusCode, 200)
+  t.equal(served.headers['content-type'], 'application/json; charset=utf-8')
+  t.same(served.json(), changes, 'served as apiVersionChanges() gives them')
+  const head = await app.inject({ method: 'HEAD', url: '/openapi/changes.json' })
+  t.equal(head.statusCode, 200)
+  t.equal(head.headers['content-type'], 'application/json; charset=utf-8')
+  t.equal(head.body, '')
+  t.equal((await app.inject({ method: 'POST', url: '/openapi/changes.json' })).statusCode, 404)
+  t.equal((await app.inject('/openapi/changes.yaml')).statusCode, 404)
+})
+
+t.test('one version, or none that differ: no pairs, or pairs without changes', async t => {
+  const one = await buildDocs({ problemDetails: true }, { routePrefix: '/api-docs' }, app => { app.get('/a', { apiVersions: '1.0' }, ok) })
+  t.same(one.apiVersionChanges(), [])
+  t.same((await one.inject('/api-docs/changes.json')).json(), [], 'under routePrefix')
+  const same = await buildDocs({ problemDetails: true }, {}, app => { app.get('/a', { apiVersions: ['1.0', '1.1'] }, ok) })
+  t.same(same.apiVersionChanges(), [{ from: '1.0', to: '1.1', added: [], removed: [], deprecated: [], changed: [] }])
+})
+
+t.test('schemas are compared through their $refs: shared schemas, recursive ones, and the components of the base document', async t => {
+  const app = await buildDocs({ problemDetails: true }, { openapi: { openapi: '3.1.0' } }, app => {
+    app.addSchema({ $id: 'Node', type: 'object', properties: { id: { type: 'integer' }, next: { $ref: 'Node#' }, children: { type: 'array', items: { $ref: 'Node#' } } } })
+    app.addSchema({ $id: 'Tree', type: 'object', required: ['id'], properties: { id: { type: 'string' }, label: { type: 'string' }, next: { $ref: 'Tree#' }, children: { type: 'array', items: { $ref: 'Tree#' } } } })
+    app.get('/nodes', { apiVersions: '1.0', schema: { response: { 200: { $ref: 'Node#' } } } }, ok)
+    app.get('/nodes', { apiVersions: '2.0', schema: { response: { 200: { $ref: 'Tree#' } } } }, ok)
+    app.get('/same', { apiVersions: ['1.0', '2.0'], schema: { response: { 200: { type: 'array', items: { $ref: 'Node#' } } } } }, ok)
+  })
+  t.same(app.apiVersionChanges()[0].changed, [{
+    operation: 'GET /nodes',
+    breaking: true,
+    // Each recursion stops where it meets the same two schemas again.
+    changes: ['response 200: type of `id` changed from `integer` to `string`', 'response 200: property `id` newly required', 'response 200: property `label` added']
+  }])
+  t.same(await allProblems(app), [])
+})
+
+t.test('refs of the base document and transformObject: parameters, bodies and responses by $ref, refs that lead nowhere or in a loop', async t => {
+  // What a transformObject may write: components of every kind, and refs the comparison cannot follow.
+  const shaped = (version: string) => ({
+    paths: {
+      '/shaped/{id}': {
+        parameters: [{ $ref: '#/components/parameters/Id' }],
+        post: {
+          parameters: [{ $ref: '#/components/parameters/Q' }],
+          requestBody: { $ref: '#/components/requestBodies/Body' },
+          responses: { 200: { $ref: '#/components/responses/Ok' }, 204: { description: 'No content' } }
+        }
+      },
+      ...(version === '1.0' ? { '/once': { get: { responses: { 200: { description: 'ok' } } } } } : {})
+    },
+    components: {
+      parameters: {
+        Id: { name: 'id', in: 'path', required: true, schema: { type: version === '1.0' ? 'integer' : 'string' } },
+        Q: { name: 'q', in: 'query', required: version !== '1.0', schema: { type: 'string' } }
+      },
+      requestBodies: { Body: { required: version !== '1.0', content: { 'application/json': { schema: { $ref: '#/components/schemas/Loop' } } } } },
+      responses: { Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } } } },
+      schemas: {
+        Loop: { $ref: '#/components/schemas/Loop2' },
+        Loop2: { $ref: '#/components/schemas/Loop' },
+        Result: {
+          type: 'object',
+          properties: {
+            self: { allOf: [{ $ref: '#/components/schemas/Result' }] },
+            far: { $ref: 'other.json#/components/schemas/Far' },
+            gone: { $ref: version === '1.0' ? '#/components/schemas/Gone' : '#/components/schemas/Here' },
+            'a/b~c': { $ref: '#/components/schemas/a~1b~0c' },
+            old: { type: 'string', nullable: true },
+            size: { type: 'integer', nullable: version === '1.0' },
+            kind: { const: version === '1.0' ? 'a' : 'b' },
+            // Types known by their keywords alone.
+            untyped: version === '1.0' ? { properties: { a: { type: 'string' } } } : { items: { type: 'string' } },
+            twice: { $ref: '#/components/schemas/Twice' }
+          }
+        },
+        // All of itself and more: itself adds nothing more.
+        Twice: { allOf: [{ $ref: '#/components/schemas/Twice' }, { properties: { n: { type: version === '1.0' ? 'integer' : 'number' } } }] },
+        Here: { type: 'string' },
+        'a/b~c': { type: version === '1.0' ? 'boolean' : 'string' }
+      }
+    }
+  })
+  const app = await buildDocs({ problemDetails: true }, {
+    openapi: { openapi: '3.0.3' },
+    transformObject: ({ document, version }) => {
+      const { paths, components } = shaped(version)
+      return { ...document, paths: { ...document.paths, ...paths }, components: { ...document.components, ...components, schemas: { ...document.components?.schemas, ...components.schemas } } } as OpenApiDocument
+    }
+  }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
+  t.same(app.apiVersionChanges(), [{
+    from: '1.0',
+    to: '2.0',
+    added: [],
+    removed: ['GET /once'],
+    deprecated: [],
+    changed: [{
+      operation: 'POST /shaped/{id}',
+      breaking: true,
+      changes: [
+        'path parameter `id`: type changed from `integer` to `string`',
+        'query parameter `q` newly required',
+        'request body newly required',
+        'response 200: type of `a/b~c` changed from `boolean` to `string`',
+        'response 200: value `"b"` added to the enum of `kind`',
+        // Result is part of itself: compared once more inside, then no further.
+        'response 200: type of `self.a/b~c` changed from `boolean` to `string`',
+        'response 200: value `"b"` added to the enum of `self.kind`',
+        'response 200: type of `self.twice.n` changed from `integer` to `number`',
+        'response 200: type of `self.untyped` changed from `object` to `array`',
+        'response 200: type of `twice.n` changed from `integer` to `number`',
+        'response 200: type of `untyped` changed from `object` to `array`',
+        'response 200: type of `gone` changed from any to `string`',
+        'response 200: value `"a"` removed from the enum of `kind`',
+        'response 200: type of `self.gone` changed from any to `string`',
+        'response 200: value `"a"` removed from the enum of `self.kind`',
+        'response 200: type of `self.size` changed from `integer | null` to `integer`',
+        'response 200: type of `size` changed from `integer | null` to `integer`'
+      ]
+    }]
+  }], 'changes follow the documents as transformObject leaves them')
+})
+
+t.test('a request body made optional, or added optional: not breaking', async t => {
+  const bodies: Record<string, unknown[]> = {
+    '/optional': [{ required: true, content: {} }, { content: {} }],
+    '/added': [undefined, { content: {} }]
+  }
+  const app = await buildDocs({ problemDetails: true }, {
+    transformObject: ({ document, version }) => {
+      for (const [path, [v1, v2]] of Object.entries(bodies)) {
+        document.paths[path] = { post: { requestBody: version === '1.0' ? v1 : v2, responses: { 200: { description: 'ok' } } } }
+      }
+      return document
+    }
+  }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
+  t.same(app.apiVersionChanges()[0].changed, [
+    { operation: 'POST /added', breaking: false, changes: ['request body added'] },
+    { operation: 'POST /optional', breaking: false, changes: ['request body no longer required'] }
+  ])
+})
+
+t.test('media types that name the version are each version\'s own: no change', async t => {
+  for (const mediaType of ['v', { template: 'application/vnd.acme.v{version}+json' }, { parameter: 'v', template: 'application/vnd.acme.v{version}+json' }] as const) {
+    const app = await buildDocs({ problemDetails: true, versionReader: { mediaType } }, {}, app => {
+      app.post('/orders', { apiVersions: ['1.0', '2.0'], schema: { body: { type: 'object' }, response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } }, ok)
+      app.get('/text', { apiVersions: ['1.0', '2.0'], schema: { response: { 200: { content: { 'text/plain': { schema: { type: 'string' } } } } } } }, ok)
+      app.get('/list', { apiVersions: '1.0', schema: { response: { 200: { type: 'array', items: { type: 'string' } } } } }, ok)
+      app.get('/list', { apiVersions: '2.0', schema: { response: { 200: { type: 'array', items: { type: 'integer' } } } } }, ok)
+    })
+    t.same(app.apiVersionChanges()[0].changed, [
+      { operation: 'GET /list', breaking: true, changes: ['response 200: type of `[]` changed from `string` to `integer`'] }
+    ], JSON.stringify(mediaType))
+  }
+})
+
+t.test('apiVersionChanges() is available once the app is ready', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  await app.register(apiVersioningOpenApi)
+  t.throws(() => app.apiVersionChanges(), { code: 'FST_API_VERSIONING_NOT_READY', message: /apiVersionDocuments\(\) and apiVersionChanges\(\) are available once the app is ready/ })
+  await app.ready()
+  t.same(app.apiVersionChanges(), [])
+})

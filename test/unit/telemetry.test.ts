@@ -1,0 +1,202 @@
+import t from 'tap'
+import { context, metrics, trace, type Span } from '@opentelemetry/api'
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
+import Fastify from 'fastify'
+import apiVersioning, { type ApiVersioningOptions } from '../../lib/index.js'
+import { logged, says } from './helpers.js'
+
+// A reader that the test asks for the metrics when it wants them.
+class Reader extends MetricReader {
+  protected override async onForceFlush (): Promise<void> {}
+  protected override async onShutdown (): Promise<void> {}
+}
+
+type Point = { attributes: Record<string, unknown>, value: number }
+
+async function points (reader: Reader): Promise<Point[]> {
+  const { resourceMetrics } = await reader.collect() as { resourceMetrics: ResourceMetrics }
+  return resourceMetrics.scopeMetrics
+    .filter(scope => scope.scope.name === 'fastify-api-versioning')
+    .flatMap(scope => scope.metrics)
+    .filter(metric => metric.descriptor.name === 'api_version.requests')
+    .flatMap(metric => (metric.dataPoints as Array<DataPoint<number>>).map(p => ({ attributes: p.attributes, value: p.value })))
+}
+
+async function app (options: ApiVersioningOptions, reader = new Reader()) {
+  const provider = new MeterProvider({ readers: [reader] })
+  const server = Fastify()
+  await server.register(apiVersioning, { problemDetails: true, telemetry: { meterProvider: provider }, ...options })
+  return { server, reader }
+}
+
+t.test('api_version.requests: one per request of a versioned or neutral route, by outcome, from declarations only', async t => {
+  let time = Date.parse('2026-06-01')
+  const { server, reader } = await app({
+    now: () => time,
+    versionReader: { custom: req => req.headers['x-fail'] === undefined ? undefined : 7 as never },
+    policies: { 0.8: { sunset: { date: '2026-07-01', enforce: true } }, '2.0': { deprecation: { date: '2026-01-01' } } }
+  })
+  server.register(async api => {
+    api.get('/orders/:id', { apiVersions: ['1', '2.0', '0.8'], deprecatedApiVersions: '0.9' }, says('get'))
+    api.get('/ping', { apiVersionNeutral: true }, says('ping'))
+    api.get('/health', says('health'))
+  }, { prefix: '/api' })
+  const requests: Array<[string, Record<string, string>?]> = [
+    ['/api/orders/1?api-version=1.0'], ['/api/orders/2?api-version=1'], // one version, its declared form
+    ['/api/orders/1?api-version=0.9'], // deprecated on the route
+    ['/api/orders/1?api-version=2'], // deprecated by its policy's date
+    ['/api/orders/1?api-version=0.8'],
+    ['/api/orders/1?api-version=9.0-' + 'x'.repeat(500)], ['/api/orders/1?api-version=3.0'],
+    ['/api/orders/1?api-version=abc'],
+    ['/api/orders/1?api-version=1&api-version=2'],
+    ['/api/orders/1'],
+    ['/api/orders/1?api-version=1', { 'x-fail': '1' }],
+    ['/api/ping'], ['/api/ping?api-version=2.0'], ['/api/ping?api-version=7.0'],
+    ['/api/health?api-version=1'], ['/nowhere?api-version=1']
+  ]
+  for (const [url, headers] of requests) await server.inject({ url, headers })
+  time = Date.parse('2026-08-01') // 0.8's enforced sunset has passed
+  await server.inject('/api/orders/1?api-version=0.8')
+  await server.inject({ method: 'HEAD', url: '/api/orders/1?api-version=1.0' })
+
+  const route = '/api/orders/:id'
+  const get = (outcome: string, more: Record<string, unknown> = {}) => ({ 'http.request.method': 'GET', 'http.route': route, 'api_version.outcome': outcome, ...more })
+  const found = await points(reader)
+  const expected: Point[] = [
+    { attributes: get('served', { api_version: '1', 'api_version.deprecated': false }), value: 2 },
+    { attributes: get('served', { api_version: '0.9', 'api_version.deprecated': true }), value: 1 },
+    { attributes: get('served', { api_version: '2.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: get('served', { api_version: '0.8', 'api_version.deprecated': false }), value: 1 },
+    { attributes: get('unsupported'), value: 2 },
+    { attributes: get('invalid'), value: 1 },
+    { attributes: get('ambiguous'), value: 1 },
+    { attributes: get('unspecified'), value: 1 },
+    { attributes: get('error'), value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served' }, value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served', api_version: '2.0', 'api_version.deprecated': true }, value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'unsupported' }, value: 1 },
+    { attributes: get('retired'), value: 1 },
+    { attributes: { ...get('served', { api_version: '1', 'api_version.deprecated': false }), 'http.request.method': 'HEAD' }, value: 1 }
+  ]
+  const key = (p: Point) => JSON.stringify(Object.entries(p.attributes).sort())
+  t.same(new Map(found.map(p => [key(p), p.value])), new Map(expected.map(p => [key(p), p.value])))
+  t.notOk(found.some(p => String(p.attributes.api_version).includes('x')), 'never a text nobody declared')
+})
+
+t.test('telemetry: true uses the global meter provider; the served version goes on the active span', async t => {
+  const reader = new Reader()
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { metrics.disable(); context.disable() })
+  const server = Fastify()
+  await server.register(apiVersioning, { telemetry: true })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  await server.ready()
+  const attributes: Record<string, unknown> = {}
+  const span = { setAttribute (key: string, value: unknown) { attributes[key] = value; return span } } as unknown as Span
+  // inject sends when awaited: await it inside, so that the request runs in the span's context.
+  await context.with(trace.setSpan(context.active(), span), async () => await server.inject('/a?api-version=1'))
+  t.same(attributes, { api_version: '1.0' })
+  await context.with(trace.setSpan(context.active(), span), async () => await server.inject('/a?api-version=2'))
+  t.same(attributes, { api_version: '1.0' }, 'nothing for a version not served')
+  t.same((await points(reader)).map(p => p.attributes['api_version.outcome']).sort(), ['served', 'unsupported'])
+  const global = Fastify()
+  await global.register(apiVersioning, { telemetry: {} })
+  global.get('/a', { apiVersions: '1.0' }, says('a'))
+  await global.inject('/a?api-version=1')
+  t.equal((await points(reader)).find(p => p.attributes['api_version.outcome'] === 'served')?.value, 2, '{} without a meterProvider is the global one too')
+})
+
+t.test('the telemetry option is checked at start-up; a counter that fails is logged once, never the request\'s failure', async t => {
+  const cases: Array<[unknown, RegExp]> = [
+    ['yes', /telemetry must be a boolean or \{ meterProvider\? \} \(got yes\)/],
+    [{ provider: {} }, /unknown telemetry option "provider"/],
+    [{ meterProvider: {} }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider \(an object with getMeter\)/],
+    [{ meterProvider: null }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider/],
+    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter; give an OpenTelemetry MeterProvider/],
+    [{ meterProvider: { getMeter: () => ({ createCounter: () => ({}) }) } }, /telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider/]
+  ]
+  for (const [telemetry, message] of cases) {
+    await t.rejects(async () => { await Fastify().register(apiVersioning, { telemetry: telemetry as never }).ready() }, message)
+  }
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'warn', stream } })
+  const counter = { add () { throw new Error('exporter down') } }
+  await server.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => counter }) } } })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
+  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
+  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)', 'exporter down']])
+  // Typed void, but plain JS may return a promise that rejects: unhandled, it would end the process.
+  const later = logged()
+  const async = Fastify({ logger: { level: 'warn', stream: later.stream } })
+  await async.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: async () => { throw new Error('async exporter down') } }) }) } } })
+  async.get('/a', { apiVersions: '1.0' }, says('a'))
+  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
+  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
+  await new Promise(resolve => setImmediate(resolve))
+  t.same(later.lines.map(line => line.err?.message), ['async exporter down'], 'a counter whose promise rejects: logged once, the process lives')
+  const added: unknown[] = []
+  const spanless = logged()
+  const traced = Fastify({ logger: { level: 'warn', stream: spanless.stream } })
+  await traced.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: (n: number) => { added.push(n) } }) }) } } })
+  traced.get('/a', { apiVersions: '1.0' }, says('a'))
+  const span = { setAttribute () { throw new Error('span ended') } } as unknown as Span
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { context.disable() })
+  await context.with(trace.setSpan(context.active(), span), async () => await traced.inject('/a?api-version=1'))
+  t.same(added, [1], 'a span that throws: the request is still counted')
+  t.same(spanless.lines.map(line => line.err?.message), ['span ended'], 'and the failure logged')
+  const off = Fastify()
+  await off.register(apiVersioning, { telemetry: false })
+  off.get('/a', { apiVersions: '1.0' }, says('a'))
+  await off.ready()
+  t.notMatch(off.printRoutes({ includeHooks: true }), /apiVersionTelemetry/, 'without telemetry, no hook')
+})
+
+t.test('api_version.requests where an earlier hook answered, a version was assumed, or the clock failed after the response', async t => {
+  let now = (): number => Date.parse('2026-06-01')
+  const reader = new Reader()
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'error', stream } })
+  await server.register(apiVersioning, {
+    telemetry: { meterProvider: new MeterProvider({ readers: [reader] }) },
+    assumeDefaultVersionWhenUnspecified: true,
+    defaultVersion: '1.0',
+    now: () => now(),
+    policies: {
+      '2.0': { deprecation: { date: '2026-01-01' } },
+      '3.0': { deprecation: { date: '2026-01-01' }, sunset: { date: '2027-01-01', enforce: true } },
+      '4.0': { deprecation: { link: 'https://example.com/v4' } }
+    }
+  })
+  // An authentication hook of the app that answers before the routes' own hooks read or bind the version.
+  server.addHook('onRequest', async (request, reply) => { if (request.headers['x-deny'] !== undefined) await reply.code(401).send('no') })
+  server.get('/bound', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('bound'))
+  server.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  server.get('/later', { apiVersions: ['2.0', '3.0', '4.0'] }, says('later'))
+  await server.ready()
+  const send = async (url: string, headers: Record<string, string> = {}) => (await server.inject({ url, headers })).statusCode
+
+  t.equal(await send('/bound?api-version=1', { host: 'a.example', 'x-deny': '1' }), 401)
+  t.equal(await send('/ping?api-version=3.0', { 'x-deny': '1' }), 401)
+  t.equal(await send('/later'), 400, 'the assumed 1.0 is not served here')
+  t.equal(await send('/later?api-version=3'), 200, 'the enforced sunset read the clock; the deprecation takes that time')
+  t.equal(await send('/later?api-version=4'), 200, 'a deprecation without a date is one now')
+  now = () => { throw new Error('clock down') }
+  t.equal(await send('/later?api-version=2'), 200, 'the clock is read only for the count, after the response')
+
+  const route = (url: string, outcome: string, more: Record<string, unknown> = {}) => ({ 'http.request.method': 'GET', 'http.route': url, 'api_version.outcome': outcome, ...more })
+  const key = (p: Point) => JSON.stringify(Object.entries(p.attributes).sort())
+  const expected: Point[] = [
+    { attributes: route('/bound', 'served', { api_version: '1.0', 'api_version.deprecated': false }), value: 1 },
+    { attributes: route('/ping', 'served', { api_version: '3.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'unsupported'), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '3.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '4.0', 'api_version.deprecated': true }), value: 1 },
+    { attributes: route('/later', 'served', { api_version: '2.0', 'api_version.deprecated': false }), value: 1 }
+  ]
+  t.same(new Map((await points(reader)).map(p => [key(p), p.value])), new Map(expected.map(p => [key(p), p.value])))
+  t.match(lines, [{ level: 50, err: { code: 'FST_API_VERSIONING_CLOCK_FAILED' }, msg: /the now option \(the clock of enforced sunsets\) threw/ }], 'the failed clock is logged with the option\'s name')
+})
