@@ -39,6 +39,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_CUSTOM_READER_FAILED'
   /** Logged: a function `apiVersionSelector` threw or returned what is no version (the request is Unsupported). */
   | 'FST_API_VERSIONING_SELECTOR_FAILED'
+  /** A request's 500 (or a throw of apiVersionDocuments()): the openapi entry's transformObject threw, or gave a promise or no document. */
+  | 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED'
 
 /** `error`, carrying `code`. */
 export function coded<E extends Error> (error: E, code: ApiVersioningErrorCode): E & { code: ApiVersioningErrorCode } {

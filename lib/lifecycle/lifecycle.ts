@@ -4,6 +4,7 @@ import { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import type { NodeVersions, VersionLookup } from '../routing/constraint.js'
+import { failureLog } from '../util/failure-log.js'
 import { readClock } from './clock.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
@@ -90,6 +91,9 @@ export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogg
   function selectorFor (selector: Selector): VersionLookup['select'] {
     if (selector === 'default') return null
     if (typeof selector === 'function') {
+      // Any request without a version runs it: a selector that fails cannot be made to flood the log.
+      const failed = failureLog('error', 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported')
+      const onError = (error: Error): void => failed(log, error)
       return (req: IncomingMessage, node: NodeVersions, outcome: VersionOutcome) => {
         let [supported, deprecated] = (node.selection ??= [Object.freeze([...node.supported]), Object.freeze([...node.deprecated])]) as [readonly ApiVersion[], readonly ApiVersion[]]
         // A version past its enforced sunset is not offered: it is implemented no more.
@@ -98,7 +102,7 @@ export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogg
           deprecated = Object.freeze(deprecated.filter(v => !retired(v, outcome)))
           if (outcome.error !== null) return null
         }
-        return selectPerRequest(selector, req, supported, deprecated, error => log.error({ err: error }, 'fastify-api-versioning: apiVersionSelector failed; the request is answered as Unsupported'))
+        return selectPerRequest(selector, req, supported, deprecated, onError)
       }
     }
     // Resolved once per router node; with enforced sunsets, a pick per period.

@@ -1,5 +1,9 @@
 import type { FastifySchema, RouteOptions } from 'fastify'
+import { coded } from '../errors.js'
+import { messageOf } from '../problems/server-error.js'
 import { kDeclaration, type DeclarationState } from '../state.js'
+import { isObject } from '../util/is-object.js'
+import { droppedPromise } from '../util/is-thenable.js'
 
 /**
  * Ends every documented url, followed by the route's index. @fastify/swagger keeps one operation per method
@@ -50,7 +54,7 @@ export class RouteCollector {
 
   /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
   readonly globalTransform = (args: RouteTransformArgs): Transformed =>
-    this.number(args, this.transform === null ? {} : this.transform(args))
+    this.number(args, this.transform === null ? {} : checked(this.transform(args), 'the transform option'))
 
   /**
    * Wraps a route's `config.swaggerTransform`, which @fastify/swagger runs instead of the global transform.
@@ -58,7 +62,7 @@ export class RouteCollector {
    */
   wrap (own: RouteTransform | false): RouteTransform {
     return args => {
-      const result = own === false ? {} : own(args)
+      const result = own === false ? {} : checked(own(args), `the config.swaggerTransform of ${String(args.route.method)} ${args.route.url}`)
       return this.building ? this.number(args, result) : result
     }
   }
@@ -77,4 +81,15 @@ export class RouteCollector {
     }
     return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }
   }
+}
+
+/**
+ * What a transform of the app's gave, as @fastify/swagger reads it (it builds the documents at once): a promise is
+ * no `{ schema, url }`, and its rejection must not end the process. The documents are made at `ready()`, which fails.
+ */
+function checked (given: unknown, name: string): ReturnType<RouteTransform> {
+  const promise = droppedPromise(given)
+  if (!promise && isObject(given)) return given
+  const what = promise ? 'a promise; return { schema, url } synchronously' : `${messageOf(given)}, not { schema?, url? }`
+  throw coded(new TypeError(`fastify-api-versioning/openapi: ${name} returned ${what}`), 'FST_API_VERSIONING_OPENAPI_OPTION')
 }

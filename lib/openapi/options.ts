@@ -3,6 +3,7 @@ import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from './split.js'
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
+import { isAsyncFunction } from '../util/is-thenable.js'
 
 /** Hooks that guard routes, as a route's own `onRequest` and `preHandler` options: a function or an array. */
 export interface GuardHooks {
@@ -100,8 +101,10 @@ function guard (value: unknown, name: string): Guard {
   return Object.freeze({ onRequest, preHandler } as Guard)
 }
 
-function optionalFunction<T> (value: T | undefined, name: string): T | null {
+// The transforms run while a document is made, which cannot wait: an async one would give a promise for a document.
+function optionalFunction<T> (value: T | undefined, name: string, gives: string): T | null {
   if (value !== undefined && typeof value !== 'function') fail(`${name} must be a function`)
+  if (isAsyncFunction(value)) fail(`${name} must return ${gives} synchronously, but it is an async function; make it without await`)
   return value ?? null
 }
 
@@ -138,7 +141,7 @@ export function resolveOpenApiOptions (options: ApiVersioningOpenApiOptions): Re
     routePrefix,
     ui,
     guard: pageGuard ?? guard(options.hooks, 'hooks'),
-    transform: optionalFunction(options.transform, 'transform'),
-    transformObject: optionalFunction(options.transformObject, 'transformObject')
+    transform: optionalFunction(options.transform, 'transform', '{ schema, url }'),
+    transformObject: optionalFunction(options.transformObject, 'transformObject', 'the document')
   })
 }

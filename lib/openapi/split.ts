@@ -5,6 +5,9 @@ import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
 import { describePolicy, isDeprecated, isRetired, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
 import { describeResponses, errorSchemas, type ErrorObjectsMode } from './responses.js'
+import { messageOf, serverError } from '../problems/server-error.js'
+import { isObject } from '../util/is-object.js'
+import { droppedPromise } from '../util/is-thenable.js'
 
 /** An OpenAPI 3.0 or 3.1 document (see the `openapi-types` package for a full type). */
 export interface OpenApiDocument {
@@ -77,9 +80,26 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
     // No route supports it any more, or its deprecation has taken effect (the server sends Deprecation).
     const deprecated = !supported.has(version.key) || isDeprecated(policies.get(version.key), context.time)
     let document = versionDocument(combined, routes, version, deprecated, context)
-    if (context.transformObject !== null) document = context.transformObject({ document, version: String(version) })
+    if (context.transformObject !== null) document = transformed(context.transformObject, document, String(version))
     return Object.freeze({ version: String(version), deprecated, document })
   })
+}
+
+/**
+ * The app's transformObject, called where the documents are made (a request for one, apiVersionDocuments()): what
+ * it throws, or gives other than a document, is an error of the server that names it; a promise's rejection is
+ * handled, or it would end the process.
+ */
+function transformed (transform: NonNullable<SplitContext['transformObject']>, document: OpenApiDocument, version: string): OpenApiDocument {
+  let given: unknown
+  try {
+    given = transform({ document, version })
+  } catch (error) {
+    throw serverError('FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', `fastify-api-versioning/openapi: transformObject threw for version ${version}`, error)
+  }
+  if (isObject(given) && isObject(given.info) && isObject(given.paths)) return given as OpenApiDocument
+  const what = droppedPromise(given) ? 'a promise; it must return the document synchronously' : `${messageOf(given)}, not a document with info and paths`
+  throw serverError('FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', `fastify-api-versioning/openapi: transformObject returned ${what} (version ${version})`)
 }
 
 function versionDocument (

@@ -6,6 +6,7 @@ import type { ProblemDocument, ProblemSet } from './problems.js'
 import { messageOf, serverError } from './server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
 import { coded } from '../errors.js'
+import { logSafely } from '../util/failure-log.js'
 import { droppedPromise, isThenable } from '../util/is-thenable.js'
 
 const TEXT_MEMBERS = ['type', 'title', 'detail', 'instance', 'code']
@@ -122,7 +123,7 @@ export function createProblemWriting (options: ResolvedOptions, errorObjects: Er
 function failed (reply: FastifyReply, name: string, thrown: unknown, answer = true): void {
   const error = serverError('FST_API_VERSIONING_WRITER_FAILED', `fastify-api-versioning: ${name} failed to write a problem`, thrown)
   if (answer && !reply.sent) reply.send(error)
-  else reply.log.error({ err: error }, error.message)
+  else logSafely(() => reply.log.error({ err: error }, error.message))
 }
 
 /** Checks what `reply.problem()` was given, without throwing whatever it is; the message says what is wrong, or null. */

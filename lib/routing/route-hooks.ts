@@ -10,6 +10,7 @@ import type { PathSegment } from '../request/path-segment.js'
 import { sourceOfServed } from '../request/source.js'
 import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
 import type { PathEntry, RouteDeclaration } from './route-table.js'
+import { logSafely } from '../util/failure-log.js'
 
 /** What the request-time hooks use, built once at start-up. */
 export interface HookParts {
@@ -215,9 +216,11 @@ function mergeVary (existing: string, vary: string): string {
   return missing.length === 0 ? existing : `${existing}, ${missing.join(', ')}`
 }
 
-// So that Fastify's "request completed" line says which version was served; once a request.
+// So that Fastify's "request completed" line says which version was served; once a request. The logger is the
+// app's: its failure is no failure of the request.
 function logVersion (request: FastifyRequest, outcome: VersionOutcome, version: ApiVersion): void {
   outcome.logged = true
-  const log = request.log as FastifyRequest['log'] & { setBindings?: (bindings: object) => void }
-  if (typeof log.setBindings === 'function') log.setBindings({ apiVersion: String(version), apiVersionSource: sourceOfServed(outcome) })
+  const log = request.log
+  const setBindings = (log as { setBindings?: unknown }).setBindings
+  if (typeof setBindings === 'function') logSafely(() => setBindings.call(log, { apiVersion: String(version), apiVersionSource: sourceOfServed(outcome) }))
 }

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 
 const TREE = /^[\s│├└─]*/
-const ROUTE = /^(.*?) \(([A-Z, ]+)\)(?: (\{.*\}))?$/
 
 /** A route of the router: its full path, its methods and its constraints as `printRoutes` shows them (or ''). */
 export interface RouteSoFar {
@@ -20,14 +19,38 @@ export function routesSoFar (fastify: FastifyInstance): RouteSoFar[] {
   const parents: string[] = []
   for (const line of fastify.printRoutes({ commonPrefix: false }).split('\n')) {
     const depth = (TREE.exec(line) as RegExpExecArray)[0].length / 4
-    const match = ROUTE.exec(line.slice(depth * 4))
-    if (match === null) continue
-    const path = (parents[depth - 1] ?? '') + match[1]
+    const node = routeLine(line.slice(depth * 4))
+    if (node === null) continue
+    const path = (parents[depth - 1] ?? '') + node.text
     parents[depth] = path
-    if (path === '*' && match[2] === 'OPTIONS') continue
-    routes.push({ path, methods: match[2].split(', '), constraints: match[3] ?? '' })
+    if (path === '*' && node.methods === 'OPTIONS') continue
+    routes.push({ path, methods: node.methods.split(', '), constraints: node.constraints })
   }
   return routes
+}
+
+/**
+ * A node's line, `text (METHODS)` or `text (METHODS) {constraints}`, split at the first ` (` that is followed by
+ * methods, a `)` and the end of the line or its constraints (a path or a constraint value may hold ` (` too). In
+ * one pass: each character is read at most twice, where a regex with a lazy `(.*?)` would read the rest of the line
+ * again for each ` (` in it.
+ */
+export function routeLine (line: string): { text: string, methods: string, constraints: string } | null {
+  const closed = line.endsWith('}')
+  for (let open = line.indexOf(' ('); open !== -1; open = line.indexOf(' (', open + 1)) {
+    let end = open + 2
+    while (end < line.length && isMethodChar(line.charCodeAt(end))) end++
+    if (end === open + 2 || line[end] !== ')') continue
+    const rest = end + 1
+    if (rest === line.length) return { text: line.slice(0, open), methods: line.slice(open + 2, end), constraints: '' }
+    if (closed && line[rest] === ' ' && line[rest + 1] === '{') return { text: line.slice(0, open), methods: line.slice(open + 2, end), constraints: line.slice(rest + 1) }
+  }
+  return null
+}
+
+// A-Z, a comma or a space: what a list of methods is made of.
+function isMethodChar (code: number): boolean {
+  return (code >= 65 && code <= 90) || code === 44 || code === 32
 }
 
 /** The routes already in the router when the plugin loads, as a log line names them: the plugin never sees them. */

@@ -4,6 +4,7 @@ import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import { failureLog } from '../util/failure-log.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Telemetry } from './telemetry.js'
 
@@ -35,7 +36,9 @@ export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 
 export function createRequestMetrics (parts: MetricsParts) {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
-  let failed = false
+  const counterFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to record a request')
+  const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of enforced sunsets); the request is counted as not deprecated')
+  const fail = (error: unknown): void => counterFailed(parts.log, error)
 
   // Each route keeps the attribute objects it has used: their number is bounded by its methods and versions.
   function recorder (url: string) {
@@ -65,17 +68,11 @@ export function createRequestMetrics (parts: MetricsParts) {
     }
   }
 
-  function fail (error: unknown): void {
-    if (failed) return
-    failed = true
-    parts.log.warn({ err: error }, 'fastify-api-versioning: telemetry failed to record a request (logged once; later failures are not)')
-  }
-
   // The clock can fail only here, after the response was decided: the request stays served, its deprecation unknown.
   function deprecatedAt (request: FastifyRequest, version: ApiVersion, outcome: VersionOutcome): boolean {
     const deprecated = deprecatedByPolicy(version, outcome)
     if (typeof deprecated === 'boolean') return deprecated
-    request.log.error({ err: deprecated }, deprecated.message)
+    clockFailed(request.log, deprecated)
     return false
   }
 

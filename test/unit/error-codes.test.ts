@@ -69,6 +69,13 @@ t.test('every error carries a stable code', async t => {
     t.equal(res.statusCode, 500, url)
     t.equal(res.json().code, code, url)
   }
+  const docs = Fastify()
+  await docs.register(apiVersioning)
+  await docs.register(apiVersioningOpenApi, { transformObject: () => null as never })
+  docs.get('/a', { apiVersions: '1.0' }, says('a'))
+  const res = await docs.inject('/openapi/1.0.json')
+  t.equal(res.statusCode, 500)
+  t.equal(res.json().code, 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED')
 })
 
 t.test('the docs list every code, once', async t => {

@@ -28,6 +28,9 @@ t.test('bad options fail start-up, naming the option', async t => {
     [{ ui: { routePrefix: '/openapi' } }, /ui.routePrefix and routePrefix must differ \(both are "\/openapi"\)/],
     [{ transform: {} }, /transform must be a function/],
     [{ transformObject: 'x' }, /transformObject must be a function/],
+    // The documents are made at once: an async transform would give a promise for them.
+    [{ transform: async () => ({}) }, /transform must return \{ schema, url \} synchronously, but it is an async function; make it without await/],
+    [{ transformObject: async ({ document }: { document: unknown }) => document }, /transformObject must return the document synchronously, but it is an async function; make it without await/],
     [{ routeprefix: '/x' }, /unknown option "routeprefix"/]
   ]
   for (const [options, message] of cases) {

@@ -1,6 +1,8 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import { ProblemDetailsSchema } from '../../lib/index.js'
+import apiVersioning, { ProblemDetailsSchema } from '../../lib/index.js'
+import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions, type OpenApiDocument } from '../../lib/openapi/index.js'
+import { logged } from './helpers.js'
 import { allProblems, buildDocs, documentOf, operations } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
@@ -215,6 +217,55 @@ t.test('the transform and transformObject options', async t => {
   t.same(Object.keys(operations(documentOf(app, '2.0'))), ['GET /a', 'GET /b'])
   t.same(operations(documentOf(app, '2.0'))['GET /a'].tags, ['t'])
   t.equal(operations(documentOf(app, '2.0'))['GET /b'].tags, undefined, 'a route\'s own transform replaces the global one')
+})
+
+t.test('a transformObject that throws or gives no document is a 500 naming it, logged; a promise\'s rejection ends nothing', async t => {
+  let give: (document: OpenApiDocument) => unknown = document => document
+  const { lines, stream } = logged()
+  const app = Fastify({ logger: { level: 'error', stream } })
+  await app.register(apiVersioning, { problemDetails: true })
+  await app.register(apiVersioningOpenApi, { ui: true, transformObject: ({ document }) => give(document) as OpenApiDocument })
+  app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok)
+  await app.ready()
+  const cases: Array<[string, (document: OpenApiDocument) => unknown, RegExp]> = [
+    // What it threw is the cause, which loggers show after the message (pino: 'threw for version 1.0: no docs today').
+    ['throws', () => { throw new Error('no docs today') }, /^fastify-api-versioning\/openapi: transformObject threw for version 1\.0(: no docs today)?$/],
+    ['rejects', async () => { throw new Error('no docs today') }, /^fastify-api-versioning\/openapi: transformObject returned a promise; it must return the document synchronously \(version 1\.0\)$/],
+    ['resolves', async document => document, /transformObject returned a promise; it must return the document synchronously/],
+    ['gives nothing', () => undefined, /^fastify-api-versioning\/openapi: transformObject returned undefined, not a document with info and paths \(version 1\.0\)$/],
+    ['gives text', () => 'openapi: 3.1.0', /transformObject returned openapi: 3\.1\.0, not a document with info and paths/],
+    ['gives a document without paths', document => ({ ...document, paths: null }), /transformObject returned \[object Object\], not a document with info and paths/]
+  ]
+  for (const [what, transform, message] of cases) {
+    give = transform
+    for (const url of ['/openapi/2.0.json', '/openapi/swagger-config', '/openapi/changes.json', '/docs/json']) {
+      lines.length = 0
+      const res = await app.inject(url)
+      t.equal(res.statusCode, 500, `${what}: ${url}`)
+      t.equal(res.json().code, 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', `${what}: ${url}`)
+      t.match(lines, [{ err: { message } }], `${what}: ${url}: logged`)
+    }
+    t.throws(() => app.apiVersionDocuments(), { code: 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', message })
+  }
+  t.equal(lines.at(-1)?.err?.message, 'fastify-api-versioning/openapi: transformObject returned [object Object], not a document with info and paths (version 1.0)')
+  // Each promise's rejection was handled: none is left for the event loop's next turn.
+  await new Promise(resolve => setImmediate(resolve))
+  give = document => document
+  t.equal((await app.inject('/openapi/2.0.json')).statusCode, 200, 'served again once it gives a document')
+})
+
+t.test('a transform that gives other than { schema?, url? } fails ready(), naming it', async t => {
+  const cases: Array<[ApiVersioningOpenApiOptions['transform'], boolean, RegExp]> = [
+    [() => Promise.reject(new Error('later')) as never, false, /^fastify-api-versioning\/openapi: the transform option returned a promise; return \{ schema, url \} synchronously$/],
+    [() => undefined as never, false, /^fastify-api-versioning\/openapi: the transform option returned undefined, not \{ schema\?, url\? \}$/],
+    [() => Promise.resolve({}) as never, true, /^fastify-api-versioning\/openapi: the config\.swaggerTransform of GET \/b returned a promise; return \{ schema, url \} synchronously$/]
+  ]
+  for (const [transform, own, message] of cases) {
+    await t.rejects(buildDocs({ problemDetails: true }, own ? {} : { transform }, app => {
+      app.get('/b', { apiVersions: '1.0', config: own ? { swaggerTransform: transform as never } : {} }, ok)
+    }), { code: 'FST_API_VERSIONING_OPENAPI_OPTION', message })
+  }
+  await new Promise(resolve => setImmediate(resolve))
 })
 
 t.test('without versioned routes: the default version\'s document', async t => {
