@@ -9,6 +9,7 @@ import { messageOf } from './problems/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
 import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'
+import { isHttpField } from './util/http-fields.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */
@@ -139,9 +140,6 @@ function names (value: unknown, name: string, pattern: RegExp): readonly string[
   return [...new Set((list as string[]).map(item => item.toLowerCase()))]
 }
 
-// Headers the plugin or HTTP itself sets otherwise: a version header by one of these names would clash.
-const OWN_HEADERS = new Set(['vary', 'content-type', 'content-length', 'transfer-encoding', 'connection', 'deprecation', 'sunset', 'link'])
-
 function reportOption (value: unknown): Pick<ResolvedOptions, 'reportApiVersions' | 'supportedHeader' | 'deprecatedHeader'> {
   const names = { supportedHeader: 'api-supported-versions', deprecatedHeader: 'api-deprecated-versions' }
   if (typeof value === 'boolean' || value === undefined) return { reportApiVersions: value === true, ...names }
@@ -152,7 +150,7 @@ function reportOption (value: unknown): Pick<ResolvedOptions, 'reportApiVersions
   for (const key of ['supportedHeader', 'deprecatedHeader'] as const) {
     const name = (value as Record<string, unknown>)[key] ?? names[key]
     if (typeof name !== 'string' || !TOKEN.test(name)) fail(`reportApiVersions.${key} must be a header name (got ${JSON.stringify(name) ?? messageOf(name)})`)
-    if (OWN_HEADERS.has(name.toLowerCase())) fail(`reportApiVersions.${key} must not be ${JSON.stringify(name)}, a header that is sent for other things`)
+    if (isHttpField(name)) fail(`reportApiVersions.${key} must not be ${JSON.stringify(name)}, a header HTTP gives a meaning of its own; name it for the versions, such as 'x-api-versions'`)
     names[key] = name.toLowerCase()
   }
   if (names.supportedHeader === names.deprecatedHeader) fail(`reportApiVersions.supportedHeader and deprecatedHeader must be two headers (both are ${JSON.stringify(names.supportedHeader)})`)

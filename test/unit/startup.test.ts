@@ -5,6 +5,33 @@ import fp from 'fastify-plugin'
 import apiVersioning, { ApiVersion, withApiVersions, type ApiVersioningOptions } from '../../lib/index.js'
 import { build, logged, says } from './helpers.js'
 
+t.test('the version headers cannot take a name HTTP gives a meaning of its own', async t => {
+  const refused = [
+    'set-cookie', 'Content-Encoding', 'location', 'WWW-Authenticate', 'vary', 'content-type', 'content-length',
+    'transfer-encoding', 'connection', 'deprecation', 'sunset', 'link', 'cache-control', 'etag', 'expires', 'age',
+    'retry-after', 'allow', 'server', 'date', 'trailer', 'upgrade', 'via', 'warning', 'keep-alive', 'alt-svc',
+    'strict-transport-security', 'content-security-policy', 'x-frame-options', 'x-content-type-options',
+    'access-control-allow-origin', 'Access-Control-Expose-Headers', 'sec-fetch-mode', 'if-none-match', 'accept-ranges',
+    'proxy-authenticate', 'x-forwarded-proto', 'ratelimit-remaining', 'x-ratelimit-limit', 'cross-origin-resource-policy',
+    'referrer-policy', 'permissions-policy', 'server-timing', 'clear-site-data', 'preference-applied', 'content-digest',
+    'x-powered-by', 'x-request-id', 'forwarded', 'priority'
+  ]
+  for (const name of refused) {
+    for (const key of ['supportedHeader', 'deprecatedHeader']) {
+      await t.rejects(Fastify().register(apiVersioning, { reportApiVersions: { [key]: name } }).ready(),
+        { code: 'FST_API_VERSIONING_INVALID_OPTION', message: `fastify-api-versioning: reportApiVersions.${key} must not be ${JSON.stringify(name)}, a header HTTP gives a meaning of its own; name it for the versions, such as 'x-api-versions'` }, `${key}: ${name}`)
+    }
+  }
+  // Names of the app's own: fine.
+  for (const name of ['x-api-versions', 'api-supported-versions', 'x-versions', 'acme-api-versions', 'versions']) {
+    const app = await build({ reportApiVersions: { supportedHeader: name, deprecatedHeader: `${name}-deprecated` } }, app => {
+      app.get('/a', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, says('a'))
+    })
+    const res = await app.inject('/a?api-version=1.0')
+    t.same([res.headers[name], res.headers[`${name}-deprecated`]], ['1.0', '0.9'], name)
+  }
+})
+
 t.test('bad plugin options fail start-up, naming the option', async t => {
   const cases: Array<[unknown, RegExp]> = [
     [{ unsupportedApiVersionStatusCode: 200 }, /unsupportedApiVersionStatusCode must be an integer from 400 to 599 \(got 200\)/],
@@ -16,7 +43,7 @@ t.test('bad plugin options fail start-up, naming the option', async t => {
     [{ reportApiVersions: { supportedHeader: 'x versions' } }, /reportApiVersions.supportedHeader must be a header name \(got "x versions"\)/],
     [{ reportApiVersions: { deprecatedHeader: 7 } }, /reportApiVersions.deprecatedHeader must be a header name \(got 7\)/],
     [{ reportApiVersions: { deprecatedHeader: Symbol('v') } }, /reportApiVersions.deprecatedHeader must be a header name \(got Symbol\(v\)\)/],
-    [{ reportApiVersions: { supportedHeader: 'Vary' } }, /reportApiVersions.supportedHeader must not be "Vary", a header that is sent for other things/],
+    [{ reportApiVersions: { supportedHeader: 'Vary' } }, /reportApiVersions.supportedHeader must not be "Vary", a header HTTP gives a meaning of its own; name it for the versions, such as 'x-api-versions'/],
     [{ reportApiVersions: { supportedHeader: 'X-V', deprecatedHeader: 'x-v' } }, /reportApiVersions.supportedHeader and deprecatedHeader must be two headers \(both are "x-v"\)/],
     [{ assumeDefaultVersionWhenUnspecified: null }, /assumeDefaultVersionWhenUnspecified must be a boolean/],
     [{ defaultVersion: '1.x' }, /defaultVersion must be a valid API version such as '1.0' \(got "1.x"\)/],
