@@ -25,7 +25,7 @@ import { earlyRoutes } from './routing/routes-so-far.js'
 import { kState } from './state.js'
 import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
-import { createTelemetry, type Telemetry } from './telemetry/telemetry.js'
+import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
 
 export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
@@ -103,7 +103,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const lifecycle = createLifecycle(options, fastify.log)
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName))
   const table = new RouteTable()
-  const hooks = createRouteHooks({ options, declared: table.declared, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
+  const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
   const metrics = telemetry === null
     ? null
     : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
@@ -112,6 +112,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
   fastify.addHook('onRoute', declaring.onRoute)
   fastify.addHook('onReady', declaring.onReady)
+  if (telemetry !== null) fastify.addHook('onReady', startsAtReady(telemetry, fastify.log))
   fastify.decorate(kApiVersioning, true)
   fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes })
   guardOutsideScope(fastify)

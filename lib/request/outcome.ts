@@ -51,6 +51,8 @@ export class VersionOutcome {
   retired = false
   /** The served version is in the request's log bindings (`logApiVersion`). */
   logged = false
+  /** Telemetry has counted the request (see telemetry/request-metrics.ts). */
+  counted = false
 
   /**
    * Adds one raw value that the reader `from` read: from a header or media type, its characters are the header's

@@ -30,9 +30,11 @@ export interface LastQuery {
 }
 
 /**
- * Collects every raw value from the query string, the headers (each header line on its own), the media types
- * of `Content-Type` and `Accept`, the URL path (where `segment` says the route's path carries it) and the app's
- * own reader into one outcome. Never throws; linear in the size of the URL and headers.
+ * Collects every raw value from the query string, the headers (each header line on its own), the URL path (where
+ * `segment` says the route's path carries it), the media types of `Content-Type` and `Accept` and the app's own
+ * reader into one outcome, in that order: the order `request.apiVersionSource` names the first reader by, so that
+ * the version's first text, which `request.apiVersion` keeps, is that reader's. Never throws; linear in the size of
+ * the URL and headers.
  */
 export function readRequest (req: IncomingMessage, config: ReaderConfig, segment: PathSegment | null = null): VersionOutcome {
   const outcome = new VersionOutcome()
@@ -42,7 +44,6 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
     if (q !== -1 && !readQuery(url, q + 1, config, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
-  if (config.mediaType !== null && !readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
   if (segment !== null) {
     // In place where the URL reads as the route's path, else from the router, with the host as the router
     // derives it (HTTP/2 requests carry it in `:authority`).
@@ -50,6 +51,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
       (config.findSegment as NonNullable<ReaderConfig['findSegment']>)(req.method ?? 'GET', url, (req.headers.host || req.headers[':authority']) as string | undefined)
     if (value !== undefined && !outcome.add(value, config.segmentName as string, PATH)) return outcome
   }
+  if (config.mediaType !== null && !readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
   if (config.custom !== null) readCustom(req, config.custom, outcome)
   return outcome
 }

@@ -87,22 +87,30 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     const bound = constraintsKey !== ''
     const segment = inPath ? { prefix: segmentPrefix(route.url, options.segmentName as string) } : null
-    const logServed = options.logApiVersion ? hooks.logServed(declaration.kind === 'versioned' && bound, segment) : null
     if (declaration.kind === 'neutral') {
+      // It serves any version some route declares: the policy headers of the one it serves, as telemetry counts it.
+      const logServed = options.logApiVersion ? hooks.logServed(false, segment, table.forms) : null
+      const counting = metrics?.neutral(route.url, segment) ?? null
       route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
-      route.onSend = append(route.onSend, hooks.versionHeaders(null), logServed, metrics?.neutral(route.url, segment) ?? null)
+      route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, counting?.onSend ?? null)
+      if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
       return
     }
+    // The route's versions as it declares them: logs, metrics and media types name a version so.
+    const forms = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, String(v)]))
+    const logServed = options.logApiVersion ? hooks.logServed(bound, segment, forms) : null
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
     // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
-    const hook = bound || options.logApiVersion ? hooks.versioned(segment, bound, options.logApiVersion) : null
-    const hiddenHook = bound ? hooks.versioned(segment, true, false) : null
+    const hook = bound || options.logApiVersion ? hooks.versioned(segment, bound, options.logApiVersion ? forms : null) : null
+    const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
-    const policies = [...declaration.supported, ...declaration.deprecated].some(v => options.policies.has(v.key)) ? lifecycle.policyHeaders : null
-    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(declaration), logServed, metrics?.versioned(route.url, declaration) ?? null)
+    const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
+    const counting = metrics?.versioned(route.url, declaration) ?? null
+    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, counting?.onSend ?? null)
+    if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
     const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {

@@ -9,15 +9,18 @@ import { MEDIA_TYPE, NONE, ONE, type VersionOutcome } from '../request/outcome.j
 import type { PathSegment } from '../request/path-segment.js'
 import { sourceOfServed } from '../request/source.js'
 import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
-import type { PathEntry, RouteDeclaration } from './route-table.js'
+import type { PathEntry } from './route-table.js'
 import { logSafely } from '../util/failure-log.js'
 
 /** What the request-time hooks use, built once at start-up. */
 export interface HookParts {
   readonly options: ResolvedOptions
-  /** Every version some route declares: what version-neutral routes accept. */
-  readonly declared: ReadonlySet<string>
-  readonly lifecycle: Pick<Lifecycle, 'timeOf' | 'retirementHeaders'>
+  /**
+   * The declared form of every version some route declares (`1` and `1.0` are one key): what version-neutral
+   * routes accept, and how their logs name it.
+   */
+  readonly forms: ReadonlyMap<string, string>
+  readonly lifecycle: Pick<Lifecycle, 'timeOf' | 'retirementHeaders' | 'retired'>
   readonly reader: RequestReader
   readonly problemFor: ProblemChoice
   readonly writing: ProblemWriting
@@ -35,8 +38,8 @@ export type RouteHooks = ReturnType<typeof createRouteHooks>
  * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
 export function createRouteHooks (parts: HookParts) {
-  const { options, declared, reader, problemFor, writing } = parts
-  const { timeOf, retirementHeaders } = parts.lifecycle
+  const { options, forms, reader, problemFor, writing } = parts
+  const { timeOf, retirementHeaders, retired } = parts.lifecycle
   const { reportApiVersions, logApiVersion, supportedHeader, deprecatedHeader } = options
   const vary = varyOf(options.headerNames, options.mediaType !== null)
   const mediaType = options.mediaType
@@ -83,14 +86,15 @@ export function createRouteHooks (parts: HookParts) {
   /**
    * For a versioned route that carries other constraints (a host), whose router node may reject a request the
    * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`), the
-   * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`),
-   * for every later log line of the request; never the hidden route's, which serves no version.
+   * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`:
+   * the route's declared forms of its versions), for every later log line of the request; never the hidden
+   * route's, which serves no version.
    */
-  function versioned (segment: PathSegment | null, setsVersion: boolean, logs: boolean): onRequestHookHandler {
+  function versioned (segment: PathSegment | null, setsVersion: boolean, logs: ReadonlyMap<string, string> | null): onRequestHookHandler {
     return function apiVersionRead (request, reply, done) {
       const outcome = reader.outcomeOf(request.raw, segment)
       if (setsVersion) outcome.served = outcome.version
-      if (logs && outcome.served !== null) logVersion(request, outcome, outcome.served)
+      if (logs !== null && outcome.served !== null) logVersion(request, outcome, logs.get(outcome.served.key) as string)
       done()
     }
   }
@@ -98,31 +102,41 @@ export function createRouteHooks (parts: HookParts) {
   /**
    * With `logApiVersion`, on versioned routes (`bound`: with other constraints, see `versioned`) and neutral ones
    * (`segment` tells where the latter read): a response that an earlier onRequest hook sent (a 401 from
-   * authentication) still names the version the route serves in its "request completed" line.
+   * authentication) still names the version the route serves in its "request completed" line, in its declared
+   * form (`logs`: the versioned route's own, or every declared one for a neutral route).
    */
-  function logServed (bound: boolean, segment: PathSegment | null): onSendHookHandler {
+  function logServed (bound: boolean, segment: PathSegment | null, logs: ReadonlyMap<string, string>): onSendHookHandler {
     return function apiVersionLog (request, reply, payload, done) {
       const raw = request.raw as RawRequest
       // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
       // an earlier hook may have preempted.
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.logged ? null : bound ? outcome.version : outcome.served
-      if (served !== null) logVersion(request, outcome, served)
+      if (served !== null) logVersion(request, outcome, logs.get(served.key) as string)
       done(null, payload)
     }
   }
 
-  // A neutral route serves no version, or one that some route declares.
+  /**
+   * A neutral route serves no version, or one that some route declares and that is in force: a version past its
+   * enforced sunset is implemented nowhere any more, so it is answered as a version no route declares (with its
+   * Sunset and Link), and counted as retired.
+   */
   function neutralOutcome (raw: RawRequest, segment: PathSegment | null): VersionOutcome {
     const outcome = reader.outcomeOf(raw, segment)
-    outcome.served = outcome.kind === ONE && outcome.error === null && declared.has((outcome.version as ApiVersion).key) ? outcome.version : null
+    const version = outcome.version as ApiVersion
+    outcome.served = null
+    if (outcome.kind === ONE && outcome.error === null && forms.has(version.key)) {
+      if (retired !== null && retired(version, outcome)) outcome.retired = true
+      else outcome.served = version
+    }
     return outcome
   }
 
   function neutral (segment: PathSegment | null): onRequestHookHandler {
     return function apiVersionNeutral (request, reply, done) {
       const outcome = neutralOutcome(request.raw, segment)
-      if (logApiVersion && outcome.served !== null) logVersion(request, outcome, outcome.served)
+      if (logApiVersion && outcome.served !== null) logVersion(request, outcome, forms.get(outcome.served.key) as string)
       done()
     }
   }
@@ -135,6 +149,7 @@ export function createRouteHooks (parts: HookParts) {
       return
     }
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
+    retirementHeaders(reply, outcome)
     writing.write(problemFor(outcome, request.raw), request, reply)
   }
 
@@ -170,9 +185,8 @@ export function createRouteHooks (parts: HookParts) {
   // but never longer than the route declares it (`1.0` or `01` is `1` on a route of `'1'`), so that no client
   // text longer than the route's own reaches the header, unless a hook or handler assigned request.apiVersion
   // another version (or none, or, from plain JS, something else).
-  function mediaTypeResponse (config: MediaTypeConfig, declaration: RouteDeclaration): onSendHookHandler {
+  function mediaTypeResponse (config: MediaTypeConfig, declared: ReadonlyMap<string, string>): onSendHookHandler {
     // The route serves only versions it declares, so every version it serves has its form here.
-    const declared = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, v.toString()]))
     return function apiVersionMediaType (request, reply, payload, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const type = reply.getHeader('content-type')
@@ -194,8 +208,8 @@ export function createRouteHooks (parts: HookParts) {
     neutralOutcome,
     answerProblem: apiVersionProblem,
     prefixRoot,
-    /** The media type hook of a versioned route, built for its declaration; null when media types are not read. */
-    mediaTypeResponse: (declaration: RouteDeclaration) => mediaType === null ? null : mediaTypeResponse(mediaType, declaration)
+    /** The media type hook of a versioned route, for its versions' declared forms; null when media types are not read. */
+    mediaTypeResponse: (declared: ReadonlyMap<string, string>) => mediaType === null ? null : mediaTypeResponse(mediaType, declared)
   }
 }
 
@@ -216,11 +230,11 @@ function mergeVary (existing: string, vary: string): string {
   return missing.length === 0 ? existing : `${existing}, ${missing.join(', ')}`
 }
 
-// So that Fastify's "request completed" line says which version was served; once a request. The logger is the
-// app's: its failure is no failure of the request.
-function logVersion (request: FastifyRequest, outcome: VersionOutcome, version: ApiVersion): void {
+// So that Fastify's "request completed" line says which version was served, as declared (as metrics name it);
+// once a request. The logger is the app's: its failure is no failure of the request.
+function logVersion (request: FastifyRequest, outcome: VersionOutcome, declared: string): void {
   outcome.logged = true
   const log = request.log
   const setBindings = (log as { setBindings?: unknown }).setBindings
-  if (typeof setBindings === 'function') logSafely(() => setBindings.call(log, { apiVersion: String(version), apiVersionSource: sourceOfServed(outcome) }))
+  if (typeof setBindings === 'function') logSafely(() => setBindings.call(log, { apiVersion: declared, apiVersionSource: sourceOfServed(outcome) }))
 }

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
@@ -26,11 +26,19 @@ export interface MetricsParts {
   readonly log: FastifyBaseLogger
 }
 
+/** The hooks that count the requests of one route (see createRequestMetrics). */
+export interface RouteCounting {
+  readonly onSend: onSendHookHandler
+  readonly onResponse: onResponseHookHandler
+}
+
 /**
- * The onSend hooks that count requests of versioned, hidden and version-neutral routes (`api_version.requests`),
- * once each, with attributes from the app's declarations only (a requested text nobody declared is never one),
- * and that name the served version on the request's span. The counter is the app's code: what it throws is logged
- * once, never the request's failure.
+ * The hooks that count requests of versioned, hidden and version-neutral routes (`api_version.requests`), once
+ * each, with attributes from the app's declarations only (a requested text nobody declared is never one), and that
+ * name the served version on the request's span. A request is counted in `onSend`, which every response passes,
+ * even one whose client leaves before it ends; a reply the handler hijacked (server-sent events, a stream of its
+ * own) skips `onSend`, so `onResponse` counts what `onSend` did not. The counter is the app's code: what it throws
+ * is logged once, never the request's failure.
  */
 export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 
@@ -58,7 +66,7 @@ export function createRequestMetrics (parts: MetricsParts) {
       } catch (error) {
         fail(error)
       }
-      if (version === null) return
+      if (version === null || outcome !== 'served') return
       // Apart, so that a failing counter still leaves the version on the span, and the other way round.
       try {
         telemetry.activeSpan()?.setAttribute('api_version', version)
@@ -76,10 +84,20 @@ export function createRequestMetrics (parts: MetricsParts) {
     return false
   }
 
-  // What the hidden route answers: the version problem (or a server error), as problem-choice decides it.
-  function unserved (outcome: VersionOutcome): VersionOutcomeName {
+  /**
+   * What the hidden route answers (the version problem, or a server error, as problem-choice decides it), or what
+   * a neutral route refuses: a retired version is named, as declared (who still calls it is what the count is for).
+   */
+  function unserved (request: FastifyRequest, record: ReturnType<typeof recorder>, outcome: VersionOutcome): void {
+    if (outcome.retired && outcome.error === null) {
+      const version = outcome.version as ApiVersion
+      return record(request, 'retired', declaredForms.get(version.key) as string, deprecatedAt(request, version, outcome))
+    }
+    record(request, unservedName(outcome), null, false)
+  }
+
+  function unservedName (outcome: VersionOutcome): VersionOutcomeName {
     if (outcome.error !== null) return 'error'
-    if (outcome.retired) return 'retired'
     switch (outcome.kind) {
       case AMBIGUOUS: return 'ambiguous'
       case INVALID: return 'invalid'
@@ -89,43 +107,60 @@ export function createRequestMetrics (parts: MetricsParts) {
   }
 
   /**
+   * The hooks of one route from the function that counts its request: `onSend` counts and marks the request,
+   * `onResponse` counts one `onSend` never saw.
+   */
+  function counting (count: (request: FastifyRequest) => void): RouteCounting {
+    return {
+      onSend: function apiVersionTelemetry (request, reply, payload, done) {
+        const outcome = (request.raw as RawRequest)[kOutcome]
+        if (outcome?.counted !== true) {
+          count(request)
+          ;((request.raw as RawRequest)[kOutcome] as VersionOutcome).counted = true
+        }
+        done(null, payload)
+      },
+      onResponse: function apiVersionTelemetryHijacked (request, reply, done) {
+        if ((request.raw as RawRequest)[kOutcome]?.counted !== true) count(request)
+        done()
+      }
+    }
+  }
+
+  /**
    * For a version route, named by its versions as it declares them (deprecated there or not). The router marks the
    * version served, except on a route with other constraints, whose own hook does it: where an earlier hook
    * answered before that one, the route serves the version the router read.
    */
-  function versioned (url: string, declaration: RouteDeclaration): onSendHookHandler {
+  function versioned (url: string, declaration: RouteDeclaration): RouteCounting {
     const record = recorder(url)
     const forms = new Map<string, { text: string, deprecated: boolean }>()
     for (const v of declaration.supported) forms.set(v.key, { text: String(v), deprecated: false })
     for (const v of declaration.deprecated) forms.set(v.key, { text: String(v), deprecated: true })
-    return function apiVersionTelemetry (request, reply, payload, done) {
+    return counting(function countVersioned (request) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const version = (outcome.served ?? outcome.version) as ApiVersion
       const form = forms.get(version.key) as { text: string, deprecated: boolean }
       record(request, 'served', form.text, form.deprecated || deprecatedAt(request, version, outcome))
-      done(null, payload)
-    }
+    })
   }
 
   function hidden (url: string): onSendHookHandler {
     const record = recorder(url)
-    return function apiVersionTelemetry (request, reply, payload, done) {
-      record(request, unserved((request.raw as RawRequest)[kOutcome] as VersionOutcome), null, false)
-      done(null, payload)
-    }
+    return counting(request => unserved(request, record, (request.raw as RawRequest)[kOutcome] as VersionOutcome)).onSend
   }
 
   // A neutral route serves no version, or one that some route declares; anything else is its problem.
-  function neutral (url: string, segment: PathSegment | null): onSendHookHandler {
+  function neutral (url: string, segment: PathSegment | null): RouteCounting {
     const record = recorder(url)
-    return function apiVersionTelemetry (request, reply, payload, done) {
+    return counting(function countNeutral (request) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.served
       if (served !== null) record(request, 'served', declaredForms.get(served.key) as string, deprecatedAt(request, served, outcome))
-      else record(request, outcome.kind === NONE && outcome.error === null ? 'served' : unserved(outcome), null, false)
-      done(null, payload)
-    }
+      else if (outcome.kind === NONE && outcome.error === null) record(request, 'served', null, false)
+      else unserved(request, record, outcome)
+    })
   }
 
   return { versioned, hidden, neutral }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { coded } from '../errors.js'
 import { importPeer } from '../util/import-peer.js'
 import { messageOf } from '../problems/server-error.js'
@@ -23,13 +24,21 @@ interface TelemetrySpan {
 interface OpenTelemetryApi {
   metrics: { getMeterProvider (): TelemetryMeterProvider }
   trace: { getActiveSpan (): TelemetrySpan | undefined }
+  createNoopMeter (): unknown
 }
 
 /** What the plugin records requests with. */
 export interface Telemetry {
-  readonly counter: TelemetryCounter
+  /** The counter: made by `start`, once the app is ready. */
+  counter: TelemetryCounter
   /** The span of the request's context, where an instrumentation made one. */
   readonly activeSpan: () => TelemetrySpan | undefined
+  /**
+   * Makes the counter, from the app's meter provider or the global one as it is once the app is ready: an SDK
+   * started after the plugin's registration still counts. `warn` hears of a provider that counts nothing
+   * (OpenTelemetry's no-op one: no SDK registered yet). A provider that fails fails start-up, naming it.
+   */
+  start (warn: (message: string) => void): void
 }
 
 export const METER_NAME = 'fastify-api-versioning'
@@ -51,25 +60,52 @@ export function resolveTelemetryOption (value: unknown, fail: (message: string) 
 }
 
 /**
- * Loads `@opentelemetry/api` (an optional peer: the plugin loads it only when telemetry is on) and makes the
- * counter, from the app's meter provider or the global one as it is at registration. A missing package, or a
- * provider that fails, fails start-up naming it.
+ * Loads `@opentelemetry/api` (an optional peer: the plugin loads it only when telemetry is on); a missing package
+ * fails start-up naming it. The counter is made by `start`.
  */
 export async function createTelemetry (given: TelemetryMeterProvider | null): Promise<Telemetry> {
   // Node gives the named exports of its CommonJS build (cjs-module-lexer reads them), bundlers those of its ESM build.
   const api = await importPeer<OpenTelemetryApi>(PEER, `fastify-api-versioning: the telemetry option needs the package ${PEER}`)
-  const provider = given ?? api.metrics.getMeterProvider()
-  let counter: TelemetryCounter
-  try {
-    counter = provider.getMeter(METER_NAME).createCounter(COUNTER_NAME, {
-      unit: '{request}',
-      description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
-    })
-  } catch (error) {
-    throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
+  const telemetry: Telemetry = {
+    // Set by start(), at ready: no request comes before.
+    counter: undefined as never,
+    activeSpan: () => api.trace.getActiveSpan(),
+    start (warn) {
+      const provider = given ?? api.metrics.getMeterProvider()
+      let meter: ReturnType<TelemetryMeterProvider['getMeter']>
+      let counter: TelemetryCounter
+      try {
+        meter = provider.getMeter(METER_NAME)
+        counter = meter.createCounter(COUNTER_NAME, {
+          unit: '{request}',
+          description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
+        })
+      } catch (error) {
+        throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
+      }
+      if (typeof (counter as Partial<TelemetryCounter> | null)?.add !== 'function') {
+        throw coded(new Error('fastify-api-versioning: telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics'), 'FST_API_VERSIONING_INVALID_OPTION')
+      }
+      // No SDK's provider registered as the global one (or the app's is a no-op): every count would be dropped.
+      if (meter === api.createNoopMeter()) {
+        warn(given === null
+          ? 'fastify-api-versioning: telemetry is on, but the global meter provider of @opentelemetry/api is its no-op one when the app is ready, so no request is counted: start the OpenTelemetry SDK (register its MeterProvider) before the app is ready, or give telemetry: { meterProvider }'
+          : 'fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK')
+      }
+      telemetry.counter = counter
+    }
   }
-  if (typeof (counter as Partial<TelemetryCounter> | null)?.add !== 'function') {
-    throw coded(new Error('fastify-api-versioning: telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics'), 'FST_API_VERSIONING_INVALID_OPTION')
+  return telemetry
+}
+
+/** The onReady hook that starts telemetry (see `Telemetry.start`): a provider that fails fails `ready()`. */
+export function startsAtReady (telemetry: Telemetry, log: FastifyBaseLogger): (done: (error?: Error) => void) => void {
+  return function apiVersioningTelemetry (done) {
+    try {
+      telemetry.start(message => log.warn(message))
+    } catch (error) {
+      return done(error as Error)
+    }
+    done()
   }
-  return { counter, activeSpan: () => api.trace.getActiveSpan() }
 }

@@ -119,6 +119,37 @@ t.test('an enforced sunset retires the version from its date on', async t => {
   t.equal((await app.inject('/orders?api-version=1.0')).headers['api-supported-versions'], '1.0, 2.0', 'the clock decides, both ways')
 })
 
+t.test('a version-neutral route serves a version with its policy headers, and a retired version no more', async t => {
+  const time = clock(BEFORE)
+  const app = await build({ problemDetails: true, policies, now: time.now }, app => {
+    app.get('/orders', { apiVersions: ['0.9', '1.0', '2.0'] }, says('orders'))
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  })
+  // Before the sunset: what a versioned route of the version sends, telemetry's `deprecated` included.
+  const before = await app.inject('/ping?api-version=1.0')
+  t.same(before.json(), { route: 'ping', version: '1.0' })
+  t.equal(before.headers.deprecation, '@1767225600')
+  t.equal(before.headers.sunset, 'Fri, 01 Jan 2027 00:00:00 GMT')
+  t.equal(before.headers.link, `${DEPRECATION_LINK}, ${SUNSET_LINK}`)
+  t.equal((await app.inject('/ping?api-version=0.9')).headers.deprecation, '@1748736000')
+  const current = await app.inject('/ping?api-version=2.0')
+  t.same([current.headers.deprecation, current.headers.sunset, current.headers.link], [undefined, undefined, undefined])
+  t.same((await app.inject('/ping')).json(), { route: 'ping', version: null })
+
+  // After it: implemented nowhere, so answered as a version no route declares, with why.
+  time.time = SUNSET
+  const after = await app.inject('/ping?api-version=1.0')
+  t.equal(after.statusCode, 400)
+  t.same(after.json(), problem('unsupported'))
+  t.same((await app.inject('/ping?api-version=9.0')).json(), problem('unsupported'), 'as a version no route declares')
+  t.equal(after.headers.sunset, 'Fri, 01 Jan 2027 00:00:00 GMT', 'the client finds out why, as on a versioned route')
+  t.equal(after.headers.link, `${DEPRECATION_LINK}, ${SUNSET_LINK}`)
+  t.same((await app.inject('/ping?api-version=2.0')).json(), { route: 'ping', version: '2.0' })
+  t.same((await app.inject('/ping')).json(), { route: 'ping', version: null })
+  time.time = BEFORE
+  t.equal((await app.inject('/ping?api-version=1')).statusCode, 200, 'the clock decides, both ways')
+})
+
 t.test('selectors choose the version of a request that gives none', async t => {
   // ASP.NET's data sets: supported, deprecated, current, lowest.
   const sets: Array<[string[], string[], string, string]> = [
@@ -313,17 +344,21 @@ t.test('lifecycle options are checked at start-up', async t => {
   t.match(warnings, [/apiVersionSelector is used only with assumeDefaultVersionWhenUnspecified: true/, /policies has a policy for 7.0, which no route declares/])
 })
 
-t.test('logApiVersion names the version in the request completed line', async t => {
+t.test('logApiVersion names the version in the request completed line, as declared (as metrics name it)', async t => {
   const lines: Array<Record<string, unknown>> = []
   const app = Fastify({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line)) } } } })
   await app.register(apiVersioning, { logApiVersion: true })
   app.get('/a', { apiVersions: '1.0' }, says('a'))
+  app.get('/b', { apiVersions: '2', constraints: { host: 'b.example' } }, says('b'))
   app.get('/n', { apiVersionNeutral: true }, says('n'))
   await app.inject('/a?api-version=1')
-  await app.inject('/n?api-version=1.0')
+  await app.inject({ url: '/b?api-version=2.0', headers: { host: 'b.example' } })
+  await app.inject('/n?api-version=1')
+  await app.inject('/n?api-version=2.00')
   await app.inject('/n')
   const completed = lines.filter(line => line.msg === 'request completed')
-  t.same(completed.map(line => line.apiVersion), ['1', '1.0', undefined])
+  t.same(completed.map(line => line.apiVersion), ['1.0', '2', '1.0', '2', undefined])
+  t.same((await app.inject('/a?api-version=1')).json(), { route: 'a', version: '1' }, 'request.apiVersion keeps the request\'s spelling')
 
   const plain: Record<string, unknown> = { info () {}, error () {}, debug () {}, fatal () {}, warn () {}, trace () {}, level: 'info', silent () {}, child: () => plain }
   const quiet = await build({ logApiVersion: true }, app => { app.get('/a', { apiVersions: '1.0' }, says('a')) }, { loggerInstance: plain as never })

@@ -25,7 +25,9 @@ t.test('request.apiVersionSource says where the served version came from', async
     // The first reader, in the order query, header, path, media type, custom, that gave it.
     ['/v1/a?api-version=1.0', { 'api-version': '1' }, { version: '1.0', source: 'query' }],
     ['/v1/a', { 'api-version': '1.0', 'x-custom': '1' }, { version: '1.0', source: 'header' }],
-    ['/v1.0/a', { accept: 'application/json;v=1', 'x-custom': '1' }, { version: '1', source: 'path' }], // the text read first is the media type's
+    // request.apiVersion keeps the text of the reader the source names: the path's, not the media type's.
+    ['/v1.0/a', { accept: 'application/json;v=1', 'x-custom': '1' }, { version: '1.0', source: 'path' }],
+    ['/v1/a', { accept: 'application/json;v=1.0', 'x-custom': '1.00' }, { version: '1', source: 'path' }],
     ['/a', { accept: 'application/json;v=1', 'x-custom': '1.0' }, { version: '1', source: 'media-type' }],
     ['/n?api-version=1.0', {}, { version: '1.0', source: 'query' }],
     ['/n?api-version=9.0', {}, null],

@@ -18,7 +18,7 @@ t.test('the version headers cannot take a name HTTP gives a meaning of its own',
   ]
   for (const name of refused) {
     for (const key of ['supportedHeader', 'deprecatedHeader']) {
-      await t.rejects(Fastify().register(apiVersioning, { reportApiVersions: { [key]: name } }).ready(),
+      await t.rejects(async () => { await Fastify().register(apiVersioning, { reportApiVersions: { [key]: name } }).ready() },
         { code: 'FST_API_VERSIONING_INVALID_OPTION', message: `fastify-api-versioning: reportApiVersions.${key} must not be ${JSON.stringify(name)}, a header HTTP gives a meaning of its own; name it for the versions, such as 'x-api-versions'` }, `${key}: ${name}`)
     }
   }

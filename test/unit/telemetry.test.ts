@@ -58,6 +58,7 @@ t.test('api_version.requests: one per request of a versioned or neutral route, b
   for (const [url, headers] of requests) await server.inject({ url, headers })
   time = Date.parse('2026-08-01') // 0.8's enforced sunset has passed
   await server.inject('/api/orders/1?api-version=0.8')
+  t.equal((await server.inject('/api/ping?api-version=0.8')).statusCode, 400, 'implemented nowhere any more, neutral routes included')
   await server.inject({ method: 'HEAD', url: '/api/orders/1?api-version=1.0' })
 
   const route = '/api/orders/:id'
@@ -76,7 +77,9 @@ t.test('api_version.requests: one per request of a versioned or neutral route, b
     { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served' }, value: 1 },
     { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'served', api_version: '2.0', 'api_version.deprecated': true }, value: 1 },
     { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'unsupported' }, value: 1 },
-    { attributes: get('retired'), value: 1 },
+    // Who still calls a retired version: a declared version, so the series stay bounded.
+    { attributes: get('retired', { api_version: '0.8', 'api_version.deprecated': false }), value: 1 },
+    { attributes: { 'http.request.method': 'GET', 'http.route': '/api/ping', 'api_version.outcome': 'retired', api_version: '0.8', 'api_version.deprecated': false }, value: 1 },
     { attributes: { ...get('served', { api_version: '1', 'api_version.deprecated': false }), 'http.request.method': 'HEAD' }, value: 1 }
   ]
   const key = (p: Point) => JSON.stringify(Object.entries(p.attributes).sort())
@@ -106,6 +109,62 @@ t.test('telemetry: true uses the global meter provider; the served version goes 
   global.get('/a', { apiVersions: '1.0' }, says('a'))
   await global.inject('/a?api-version=1')
   t.equal((await points(reader)).find(p => p.attributes['api_version.outcome'] === 'served')?.value, 2, '{} without a meterProvider is the global one too')
+})
+
+t.test('telemetry: true counts through the SDK started before ready(), and warns at ready() when none is', async t => {
+  // No SDK yet: the global provider is OpenTelemetry's no-op one.
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'warn', stream } })
+  await server.register(apiVersioning, { telemetry: true })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  // Started after the plugin's registration, before ready(): it counts.
+  const reader = new Reader()
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }))
+  t.teardown(() => { metrics.disable() })
+  await server.ready()
+  await server.inject('/a?api-version=1')
+  t.same((await points(reader)).map(p => [p.attributes['api_version.outcome'], p.value]), [['served', 1]])
+  t.same(lines, [], 'nothing to warn of')
+
+  metrics.disable()
+  const none = logged()
+  const noSdk = Fastify({ logger: { level: 'warn', stream: none.stream } })
+  await noSdk.register(apiVersioning, { telemetry: true })
+  noSdk.get('/a', { apiVersions: '1.0' }, says('a'))
+  await noSdk.ready()
+  t.same(none.lines.map(line => line.msg), ['fastify-api-versioning: telemetry is on, but the global meter provider of @opentelemetry/api is its no-op one when the app is ready, so no request is counted: start the OpenTelemetry SDK (register its MeterProvider) before the app is ready, or give telemetry: { meterProvider }'])
+  t.equal((await noSdk.inject('/a?api-version=1')).statusCode, 200, 'and serves as ever')
+  const own = logged()
+  const noop = Fastify({ logger: { level: 'warn', stream: own.stream } })
+  await noop.register(apiVersioning, { telemetry: { meterProvider: metrics.getMeterProvider() } })
+  await noop.ready()
+  t.same(own.lines.map(line => line.msg), ['fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK'])
+})
+
+t.test('a reply the handler hijacks is counted once, as any other', async t => {
+  const { server, reader } = await app({})
+  // A hook of the app that takes the reply over before the route's own hooks run.
+  server.addHook('onRequest', async (request, reply) => {
+    if (request.headers['x-take'] === undefined) return
+    reply.hijack()
+    reply.raw.end('taken')
+  })
+  server.get('/events', { apiVersions: '1.0' }, async (request, reply) => {
+    reply.hijack()
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
+    reply.raw.end('data: 1\n\n')
+  })
+  server.get('/ping', { apiVersionNeutral: true }, (request, reply) => {
+    reply.hijack()
+    reply.raw.end('pong')
+  })
+  server.get('/plain', { apiVersions: '1.0' }, says('plain'))
+  for (const url of ['/events?api-version=1', '/ping?api-version=1.0', '/ping', '/plain?api-version=1.0']) {
+    t.equal((await server.inject(url)).statusCode, 200, url)
+  }
+  t.equal((await server.inject({ url: '/ping?api-version=1.0', headers: { 'x-take': '1' } })).body, 'taken')
+  const key = (p: Point) => `${p.attributes['http.route']} ${p.attributes.api_version ?? ''} ${p.value}`
+  t.same((await points(reader)).map(key).sort(), ['/events 1.0 1', '/ping  1', '/ping 1.0 2', '/plain 1.0 1'])
 })
 
 t.test('the telemetry option is checked at start-up; a counter that fails is logged once, never the request\'s failure', async t => {
