@@ -63,17 +63,22 @@ export class ApiVersion {
     return typeof result === 'number' ? null : result
   }
 
-  /** True when both denote the same version: `1` equals `1.0`; status case is ignored. */
-  equals (other: ApiVersion | null | undefined): boolean {
-    return other != null && other.key === this.key
+  /**
+   * True when both denote the same version: `1` equals `1.0`; status case is ignored. A text is parsed first
+   * (`equals('1.0')`), and throws where it is no version; anything else but null or undefined is a TypeError.
+   */
+  equals (other: ApiVersion | string | null | undefined): boolean {
+    return other != null && versionOf(other, 'equals').key === this.key
   }
 
   /**
    * Orders by group (none first), then major, minor (a missing minor counts as 0), then status: a version
-   * without status ranks above the same version with one; statuses compare case-insensitively.
+   * without status ranks above the same version with one; statuses compare case-insensitively. A text is parsed
+   * first, as for `equals`; null and undefined rank below every version.
    */
-  compareTo (other: ApiVersion | null | undefined): number {
-    if (other == null) return 1
+  compareTo (given: ApiVersion | string | null | undefined): number {
+    if (given == null) return 1
+    const other = versionOf(given, 'compareTo')
     let c = compareNullable(this.groupVersion, other.groupVersion)
     if (c !== 0) return c
     c = compareNullable(this.major, other.major)
@@ -227,4 +232,16 @@ function isLetter (text: string, i: number): boolean {
   const c = text.charCodeAt(i) | 32
   if (c >= 97 && c <= 122) return true
   return text.charCodeAt(i) > 127 && LETTER.test(text[i])
+}
+
+// From plain JS anything may come where a version is compared: a text is parsed, anything else but a version (of
+// either build: see BRAND) would compare as garbage, so it is refused.
+function versionOf (other: unknown, method: string): ApiVersion {
+  if (typeof other === 'string') return ApiVersion.parse(other)
+  if (other instanceof ApiVersion) return other
+  // A version of a copy of the package older than the brand: it reads as its text.
+  const copy = typeof (other as { key?: unknown } | null)?.key === 'string' ? ApiVersion.tryParse(String(other)) : null
+  if (copy !== null) return copy
+  const shown = Array.isArray(other) ? 'an array' : typeof other === 'object' ? 'an object that is no ApiVersion' : typeof other === 'function' ? 'a function' : `the ${typeof other} ${String(other)}`
+  throw coded(new TypeError(`ApiVersion#${method} takes an ApiVersion, a version text such as '1.0', null or undefined (got ${shown})`), 'FST_API_VERSIONING_INVALID_VERSION')
 }

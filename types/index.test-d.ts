@@ -76,6 +76,12 @@ expectType<Equal<typeof v.minor, number | null>>()
 expectType<Equal<typeof v.status, string | null>>()
 expectType<Equal<ReturnType<typeof v.compareTo>, number>>()
 const equal: boolean = v.equals(maybe)
+const equalText: boolean = v.equals('1')
+const order: number = v.compareTo('2.0')
+// @ts-expect-error: a version or its text, not a number
+v.equals(1)
+// @ts-expect-error: a version or its text, not a number
+v.compareTo(2)
 const unknownValue: unknown = JSON.parse('null')
 if (unknownValue instanceof ApiVersion) expectType<Equal<typeof unknownValue, ApiVersion>>()
 expectType<Equal<ReturnType<typeof ApiVersion[typeof Symbol.hasInstance]>, boolean>>()
@@ -101,7 +107,7 @@ expectType<Equal<Members<ProblemDetails>, Static<typeof ProblemDetailsSchema>>>(
 const problem: ApiVersionProblem = { type: 't', title: 't', status: 400, detail: 'd', code: PROBLEM_TEXTS.invalid.code }
 const document: ProblemDocument = problem
 const legacy: ErrorObject = { error: { code: 'UnsupportedApiVersion', message: 'm', target: 'api-version', innerError: { message: 'd' } } }
-export { equal, text, made, options, body, document, legacy, extended, wrong }
+export { equal, equalText, order, text, made, options, body, document, legacy, extended, wrong }
 
 // The version lifecycle and media types
 await app.register(apiVersioning, {

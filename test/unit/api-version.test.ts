@@ -78,6 +78,33 @@ t.test('equality: 1 equals 1.0, status case is ignored', async t => {
   t.notOk(ApiVersion.parse('1').equals(undefined))
 })
 
+t.test('equals and compareTo take a version text as the version it denotes, and refuse what is no version', async t => {
+  const v = ApiVersion.parse('2.0')
+  t.ok(v.equals('2'), "equals('2')")
+  t.ok(v.equals('2.0'))
+  t.notOk(v.equals('2.1'))
+  t.equal(v.compareTo('1'), 1)
+  t.equal(v.compareTo('2'), 0)
+  t.equal(v.compareTo('10.0'), -1)
+  t.equal(v.compareTo(null), 1)
+  t.throws(() => v.equals('2.x'), { code: 'FST_API_VERSIONING_INVALID_VERSION', message: /The API version "2\.x" is invalid/ })
+  t.throws(() => v.compareTo(''), { code: 'FST_API_VERSIONING_INVALID_VERSION' })
+  // What plain JS may pass: never a silent wrong answer.
+  const bad: Array<[unknown, string]> = [
+    [2, 'the number 2'], [2n, 'the bigint 2'], [true, 'the boolean true'], [{ major: 2 }, 'an object that is no ApiVersion'],
+    [['2.0'], 'an array'], [() => '2.0', 'a function'], [{ key: 7 }, 'an object that is no ApiVersion']
+  ]
+  for (const [value, shown] of bad) {
+    for (const method of ['equals', 'compareTo'] as const) {
+      t.throws(() => v[method](value as never), { name: 'TypeError', code: 'FST_API_VERSIONING_INVALID_VERSION', message: `ApiVersion#${method} takes an ApiVersion, a version text such as '1.0', null or undefined (got ${shown})` }, `${method}(${String(value)})`)
+    }
+  }
+  // A version of a copy of the package older than the brand reads as its text.
+  const older = { key: '|2.0|', toString: () => '2' }
+  t.ok(v.equals(older as never))
+  t.equal(v.compareTo(older as never), 0)
+})
+
 t.test('ordering as the reference', async t => {
   const ascending = [
     '0.9', '1.0-Alpha', '1.0-Beta', '1.0', '1.1-Beta', '1.1', '2.0', '5.0',
