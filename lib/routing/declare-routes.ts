@@ -61,7 +61,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       throw coded(new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
     }
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
-    nearMisses(route, label, declaration.kind === 'versioned')
+    nearMisses(route, label, declaration.kind)
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
     if (declaration.kind === 'versioned' && Object.prototype.toString.call(others.host) === '[object RegExp]') {
       throw coded(new Error(`fastify-api-versioning: route ${label} has a RegExp host constraint: Fastify's router keeps one per route, so a versioned route and the hidden route the plugin adds beside it cannot share it, and no version would be served; give the host as a string (a route per host), or check a host pattern in an onRequest hook`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
@@ -145,6 +145,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
     reportEarlyRoutes(early, table.routes.length > 0, log)
+    const { defaultVersion } = options
+    if (options.assumeDefaultVersionWhenUnspecified && options.apiVersionSelector === 'default' && table.declared.size > 0 && !table.declared.has(defaultVersion.key)) {
+      log.warn(`fastify-api-versioning: assumeDefaultVersionWhenUnspecified is on, but no route implements defaultVersion ${defaultVersion}, so every request without a version is answered Unsupported; set defaultVersion to a version the routes declare (${[...table.forms.values()].join(', ')}), or choose per path with apiVersionSelector: 'current'`)
+    }
     if (table.declared.size === 0) {
       table.declared.add(options.defaultVersion.key)
       table.forms.set(options.defaultVersion.key, String(options.defaultVersion))

@@ -278,15 +278,20 @@ t.test('the plugin says so when route options are misspelt', async t => {
   app.get('/v:version/d', { apiVersions: '1.0' }, says('d'))
   app.get('/plain/:version', says('plain'))
   app.get('/v:apiVersion/e', { apiVersions: '1.0' }, says('e'))
+  app.get('/n/v:apiVersion', { apiVersionNeutral: true }, says('n'))
+  app.get('/unversioned/v:apiVersion/f', says('f'))
   await app.ready()
   t.match(lines.map(line => line.msg), [
     /route GET \/a has the option apiVersion, which is ignored; did you mean apiVersions\?/,
     /route GET \/b has config.apiVersions, which is ignored; apiVersions is a route option, beside config/,
     /route GET \/c has the option deprecatedApiVersion, which is ignored; did you mean deprecatedApiVersions\?/,
     /route GET \/c has config.apiVersionNeutral, which is ignored/,
-    /route GET \/v:version\/d has the path parameter :version, which is ignored; the version in the path is read from :apiVersion \(versionReader.urlSegment\), as in \/v:apiVersion\/\.\.\./
+    /route GET \/v:version\/d has the path parameter :version, which is ignored; the version in the path is read from :apiVersion \(versionReader.urlSegment\), as in \/v:apiVersion\/\.\.\./,
+    // Once for the GET route and the HEAD route Fastify adds beside it.
+    /^fastify-api-versioning: route GET \/unversioned\/v:apiVersion\/f has the path parameter :apiVersion, which is ignored; it declares no versions, so the version its path names is not read and any text is taken: declare apiVersions \(or apiVersionNeutral: true\) on it, or name the parameter otherwise$/
   ])
-  t.equal(lines.length, 5)
+  t.equal(lines.length, 6)
+  t.same((await app.inject('/unversioned/vanything/f')).json(), { route: 'f', version: null }, 'what the warning says')
 
   const off = logged()
   const noPath = Fastify({ logger: { level: 'warn', stream: off.stream } })
@@ -294,6 +299,25 @@ t.test('the plugin says so when route options are misspelt', async t => {
   noPath.get('/v:apiVersion/x', { apiVersions: '1.0' }, says('x'))
   await noPath.ready()
   t.match(off.lines.map(line => line.msg), [/route GET \/v:apiVersion\/x has the path parameter :apiVersion, which is ignored; the version is not read from the path \(versionReader.urlSegment is false\)/])
+})
+
+t.test('a default version that no route implements, assumed for requests without one, is a start-up warning', async t => {
+  const warned = async (options: ApiVersioningOptions, versions: string[]) => {
+    const { lines, stream } = logged()
+    const app = Fastify({ logger: { level: 'warn', stream } })
+    await app.register(apiVersioning, options)
+    for (const v of versions) app.get(`/r${v}`, { apiVersions: v }, says(v))
+    app.get('/n', { apiVersionNeutral: true }, says('n'))
+    await app.ready()
+    return lines.map(line => line.msg)
+  }
+  t.same(await warned({ assumeDefaultVersionWhenUnspecified: true }, ['2.0', '3']), [
+    "fastify-api-versioning: assumeDefaultVersionWhenUnspecified is on, but no route implements defaultVersion 1.0, so every request without a version is answered Unsupported; set defaultVersion to a version the routes declare (2.0, 3), or choose per path with apiVersionSelector: 'current'"
+  ])
+  t.same(await warned({ assumeDefaultVersionWhenUnspecified: true, defaultVersion: '2' }, ['2.0', '3']), [], 'one route implements it')
+  t.same(await warned({ assumeDefaultVersionWhenUnspecified: true, apiVersionSelector: 'current' }, ['2.0']), [], 'a selector picks per path')
+  t.same(await warned({ assumeDefaultVersionWhenUnspecified: false }, ['2.0']), [], 'nothing is assumed')
+  t.same(await warned({ assumeDefaultVersionWhenUnspecified: true }, []), [], 'no versioned route: the neutral one serves the default version')
 })
 
 t.test('@fastify/cors registered first is no route declared too early', async t => {
