@@ -58,7 +58,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   }
   const { options: versioning, paths, errorObjects } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
-  checkOrder(fastify)
+  checkOrder(fastify, state)
   checkReach(fastify, state)
   const swagger = await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger', 'the OpenAPI documents')
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')

@@ -1,24 +1,29 @@
 import type { FastifyInstance } from 'fastify'
 import { routesSoFar } from '../routing/routes-so-far.js'
 import { coded } from '../errors.js'
+import type { ApiVersioningState } from '../state.js'
 
 // apiVersioning's hidden routes, one per versioned method and path.
 const HIDDEN = '"apiVersion":"(version problems)"'
 
 /**
  * Checks that no route was declared before this plugin: @fastify/swagger only sees routes declared after it, so
- * such a route is in no document. A versioned one is an error (its versions would be lost); other routes may
- * be another plugin's hidden page, so they are a warning.
+ * such a route is in no document. A versioned one is an error (its versions would be lost); a version-neutral one
+ * is a warning that says how to document it. A route that declares nothing is left alone: another plugin's
+ * (@fastify/under-pressure's /status, another docs page) comes first as a rule, and no versioning is lost.
  */
-export function checkOrder (fastify: FastifyInstance): void {
+export function checkOrder (fastify: FastifyInstance, state: ApiVersioningState): void {
   const missed = undocumented(fastify)
   if (missed.length === 0) return
   // One name per method and path, whatever other constraints (a host) split it.
-  const names = [...new Set(missed.map(route => route.name))].join(', ')
+  const names = (routes: Array<{ name: string }>): string => [...new Set(routes.map(route => route.name))].join(', ')
   if (missed.some(route => route.versioned)) {
-    throw coded(new Error(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names}; register it right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes`), 'FST_API_VERSIONING_OPENAPI_ORDER')
+    throw coded(new Error(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names(missed)}; register it right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes`), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
-  fastify.log.warn(`fastify-api-versioning/openapi: routes were declared before it was registered, so no document has them: ${names}; declare the routes to document after it (hidden routes, such as another docs page, are fine where they are)`)
+  const neutral = new Set(state.routes.filter(route => route.declaration.kind === 'neutral').flatMap(route => route.names))
+  const missedNeutral = missed.filter(route => neutral.has(route.name))
+  if (missedNeutral.length === 0) return
+  fastify.log.warn(`fastify-api-versioning/openapi: version-neutral routes were declared before it was registered, so no document has them: ${names(missedNeutral)}; to document them, declare them after it (await app.register(apiVersioningOpenApi, ...) before the routes); routes that declare no versions are never warned of`)
 }
 
 // Each route so far as `METHOD /path`, but apiVersioning's hidden routes and the HEAD routes Fastify adds for GET.

@@ -12,6 +12,8 @@ import { kDeclaration, type ApiVersioningState, type DeclarationState } from '..
  * register the plugin at the root and hide the routes to leave out.
  */
 export function checkReach (fastify: FastifyInstance, state: ApiVersioningState): void {
+  // Those declared before this plugin are checkOrder's to name.
+  const earlier = state.routes.length
   const seen = new Set<DeclarationState>()
   fastify.addHook('onRoute', function apiVersioningOpenApiSeeRoute (route: RouteOptions) {
     // apiVersioning's onRoute hook, registered before this plugin's, has set it on every route that takes part.
@@ -19,7 +21,7 @@ export function checkReach (fastify: FastifyInstance, state: ApiVersioningState)
     if (declaration !== undefined) seen.add(declaration)
   })
   fastify.addHook('onReady', async function apiVersioningOpenApiReach () {
-    const unseen = state.routes.filter(route => !seen.has(route.declaration)).flatMap(route => route.names)
+    const unseen = state.routes.slice(earlier).filter(route => !seen.has(route.declaration)).flatMap(route => route.names)
     if (unseen.length === 0) return
     // One name per method and path, whatever other constraints (a host) split it; not the HEAD route of a GET.
     const names = [...new Set(unseen)].filter(name => !name.startsWith('HEAD ') || !unseen.includes('GET ' + name.slice(5)))
