@@ -15,7 +15,18 @@ const app = Fastify({ logger: { level: 'warn' } })
 const exportIntervalMillis = Number(process.env.METRICS_INTERVAL ?? 30_000)
 const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new ConsoleMetricExporter(), exportIntervalMillis })] })
 app.addHook('onClose', () => meterProvider.shutdown())
-await app.register(apiVersioning, { problemDetails: true, reportApiVersions: true, telemetry: { meterProvider } })
+await app.register(apiVersioning, {
+  problemDetails: true,
+  reportApiVersions: true,
+  telemetry: { meterProvider },
+  // 0.9's responses say when it was deprecated and when it goes, with links for its clients; so do its documents.
+  policies: {
+    0.9: {
+      deprecation: { date: '2026-01-01', link: 'https://example.com/orders-api/deprecations#v0.9' },
+      sunset: { date: '2027-06-30', link: { href: 'https://example.com/orders-api/moving-to-1.0', title: 'Moving from 0.9 to 1.0' } }
+    }
+  }
+})
 await app.register(apiVersioningOpenApi, {
   openapi: {
     openapi: '3.1.0',
@@ -99,7 +110,7 @@ console.log(`Orders API on ${base}
 Try:
   curl -i '${base}/orders?api-version=1.0'
   curl -i -H 'api-version: 2.0' ${base}/orders
-  curl -i '${base}/orders?api-version=0.9'      # deprecated: see api-deprecated-versions
+  curl -i '${base}/orders?api-version=0.9'      # deprecated: Deprecation, Sunset and Link, api-deprecated-versions
   curl -i '${base}/orders?api-version=3.0'      # 400 Unsupported
   curl -i ${base}/orders                        # 400 Unspecified
   curl -i '${base}/orders?api-version=1.'       # 400 Invalid

@@ -78,8 +78,13 @@ function extension (date: Date | null, link: PolicyLink | null): Record<string, 
   return value
 }
 
+// The link as markdown the docs page renders clickable, named by its title where it has one.
 function sentence (text: string, link: PolicyLink | null): string {
-  return link === null ? `${text}.` : `${text}: see ${link.href}.`
+  if (link === null) return `${text}.`
+  const name = (link.title ?? link.href).replace(/[\\[\]*_`<>]/g, '\\$&')
+  // A valid URL's href has no space or angle bracket; parentheses would end the destination.
+  const target = link.href.replaceAll('(', '%28').replaceAll(')', '%29')
+  return `${text}: see [${name}](${target}).`
 }
 
 function day (date: Date): string {

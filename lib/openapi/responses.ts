@@ -1,5 +1,6 @@
 import { isMediaTypeOnly, type ResolvedOptions } from '../options.js'
 import { ProblemDetailsSchema } from '../problems/problem-schema.js'
+import { createProblem } from '../problems/problems.js'
 import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
 
@@ -77,6 +78,7 @@ export interface ResponseContext {
 
 type Kind = 'unspecified' | 'invalid' | 'ambiguous' | 'unsupported'
 type Content = Record<string, { schema?: unknown, [keyword: string]: unknown }>
+type Examples = Record<string, { summary: string, value: unknown }>
 type Response = { description?: string, content?: Content, headers?: Record<string, unknown>, [keyword: string]: unknown }
 
 const ref = (name: string): { $ref: string } => ({ $ref: SCHEMA_REF + name })
@@ -93,7 +95,6 @@ export function describeResponses (operation: OperationObject, route: CollectedR
   for (const response of Object.values(responses)) problemMediaType(response, context.errorObjects)
   const { declaration } = route
   const { options, errorObjects } = context
-  const versionError = options.problemDetails ? errorContent(errorObjects !== null) : {}
   const errors = declaration.kind === 'plain' ? new Map<string, Kind[]>() : errorsOf(declaration, options)
   // Any route that validates can answer Fastify's 400, versioned or not.
   if (route.validates && !errors.has('400')) errors.set('400', [])
@@ -102,7 +103,9 @@ export function describeResponses (operation: OperationObject, route: CollectedR
     const content: Content = structuredClone(declared?.content) ?? {}
     const causes: string[] = []
     if (kinds.length > 0) {
-      for (const [type, media] of Object.entries(versionError)) addBody(content, type, media.schema)
+      if (options.problemDetails) {
+        for (const [type, media] of Object.entries(errorContent(errorObjects !== null))) addBody(content, type, media.schema, versionExamples(kinds, Number(status), options, errorObjects !== null, declaration.inPath))
+      }
       causes.push(describe(kinds))
     }
     // Fastify's own validation error, unless the route says what its 400 is under application/json.
@@ -163,11 +166,35 @@ function errorContent (errorObjects: boolean): Content {
   return errorObjects ? { [JSON_TYPE]: { schema: ref(ERROR_OBJECT) } } : { [PROBLEM_JSON]: { schema: ref(PROBLEM_DETAILS) } }
 }
 
-// A second body under one media type: the response is either.
-function addBody (content: Content, type: string, schema: unknown): void {
+/**
+ * The version problems an operation answers with at `status`, each as the server writes it (a problem document,
+ * or an error object): what a docs page shows for that status, rather than one problem of another status.
+ */
+function versionExamples (kinds: Kind[], status: number, options: ResolvedOptions, errorObjects: boolean, inPath: boolean): Examples {
+  // The error object's target, as the writer names it: where the version was read (the first place it may be
+  // given; where no other reader is, the app's own, whose source is 'custom'), or, for none, the first place one
+  // may be given outside media types.
+  const { queryNames, headerNames, segmentName, mediaType } = options
+  const given = inPath ? segmentName : queryNames[0] ?? headerNames[0] ?? mediaType?.parameters[0] ?? mediaType?.template ?? 'custom'
+  const none = queryNames[0] ?? headerNames[0] ?? segmentName
+  return Object.fromEntries(kinds.map(kind => {
+    const problem = createProblem(kind, status, options.problemTypeBase)
+    const target = kind === 'unspecified' ? none : given
+    const value = errorObjects
+      ? { error: { code: problem.code, message: problem.title, ...(target === null ? {} : { target }), innerError: { message: problem.detail } } }
+      : problem
+    return [kind, { summary: problem.title, value }]
+  }))
+}
+
+// A second body under one media type: the response is either. Examples are added where the media type has none.
+function addBody (content: Content, type: string, schema: unknown, examples: Examples | null = null): void {
   const media = content[type]
-  if (media === undefined) content[type] = { schema }
-  else if (!sameSchema(media.schema, schema)) content[type] = { ...media, schema: { anyOf: [media.schema, schema] } }
+  const own = media !== undefined && (media.example !== undefined || media.examples !== undefined)
+  const shown = examples === null || own ? {} : { examples }
+  if (media === undefined) content[type] = { schema, ...shown }
+  else if (!sameSchema(media.schema, schema)) content[type] = { ...media, schema: { anyOf: [media.schema, schema] }, ...shown }
+  else content[type] = { ...media, ...shown }
 }
 
 /**

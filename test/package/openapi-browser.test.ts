@@ -76,9 +76,10 @@ if (!existsSync(executablePath)) {
     t.match(await list.locator('.request-url pre').innerText(), /\/orders\?api-version=2\.0$/)
     t.match(JSON.parse(await list.locator('.live-responses-table .response-col_description pre').first().innerText()), [{ id: 1, item: 'tea' }, { id: 2, item: 'scones' }])
 
-    // The problem example is one a reader would believe, not Swagger UI's samples from the keywords.
+    // The problem example of a status is a version problem the server answers with there, as it sends it, not
+    // Swagger UI's samples from the keywords.
     const example = await list.locator('.responses-table .response[data-code="400"] .example').first().innerText()
-    t.match(JSON.parse(example), { status: 400, instance: '/orders/42', code: 'UnsupportedApiVersion' })
+    t.same(JSON.parse(example), { type: 'https://docs.api-versioning.org/problems#unspecified', title: 'Unspecified API version', status: 400, detail: 'An API version is required, but was not specified', code: 'ApiVersionUnspecified' })
 
     // Authorized once, on 2.0: the token is kept when the picker switches versions and back.
     await page.locator('.auth-wrapper .authorize').click()
@@ -94,7 +95,12 @@ if (!existsSync(executablePath)) {
 
     await picker.selectOption({ label: '0.9 (deprecated)' })
     t.same(await showing('0.9'), { 'GET /orders': { deprecated: true, struck: true }, 'GET /health': live }, '0.9\'s operation is struck through')
-    t.match(await page.locator('.info').innerText(), /This API version is deprecated\./)
+    t.match(await page.locator('.info').innerText(), /This API version is deprecated from 2026-01-01: see https:\/\/example\.com\/orders-api\/deprecations#v0\.9\. This API version is retired on 2027-06-30: see Moving from 0\.9 to 1\.0\./)
+    // Its policy links are links.
+    t.same(await page.locator('.info .renderedMarkdown a').evaluateAll(links => links.map(a => [a.textContent, (a as HTMLAnchorElement).href])), [
+      ['https://example.com/orders-api/deprecations#v0.9', 'https://example.com/orders-api/deprecations#v0.9'],
+      ['Moving from 0.9 to 1.0', 'https://example.com/orders-api/moving-to-1.0']
+    ], 'the deprecation and sunset links are clickable')
 
     if (screenshot !== null) {
       // A fresh page: Swagger UI keeps a tried operation's response across definitions, by method and path.

@@ -11,6 +11,14 @@ t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use'
   t.ok(files.includes('dist/esm/index.js') && files.includes('dist/cjs/index.js') && files.includes('dist/esm/index.d.ts'), 'ships dist')
   t.ok(['esm', 'cjs'].every(build => files.includes(`dist/${build}/openapi/index.js`) && files.includes(`dist/${build}/openapi/index.d.ts`)), 'ships the openapi entry')
   t.notOk(files.some(f => f.startsWith('lib/') || f.startsWith('test/')), 'ships no sources or tests')
+  // The README's guides and benchmark pages, so that its links lead somewhere in node_modules and on the registry.
+  const pages = files.filter(f => f.endsWith('.md'))
+  t.ok(['docs/openapi.md', 'docs/lifecycle.md', 'docs/errors.md', 'benchmarks/README.md', 'benchmarks/results.md'].every(page => pages.includes(page)), 'ships the guides and benchmark pages')
+  for (const page of pages) {
+    for (const [, target] of readFileSync(join(root, page), 'utf8').matchAll(/\]\(((?!https?:|#)[^)#\s]+)/g)) {
+      t.ok(files.includes(join(page, '..', target).replaceAll('\\', '/')), `${page} -> ${target}: in the package`)
+    }
+  }
   t.notOk(existsSync(join(root, 'package.json.repo')), "the repository's package.json is back")
   t.match(readFileSync(join(root, 'package.json'), 'utf8'), /"prepare": "npm run build"/)
 

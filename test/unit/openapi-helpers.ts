@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import Fastify, { type FastifyInstance } from 'fastify'
 import apiVersioning, { type ApiVersioningOptions } from '../../lib/index.js'
 import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions, type OpenApiDocument } from '../../lib/openapi/index.js'
+import { problem as versionProblem } from './helpers.js'
 
 /** An app with both plugins registered; `routes` adds routes after them; ready. */
 export async function buildDocs (
@@ -78,4 +79,27 @@ export async function allProblems (app: FastifyInstance): Promise<string[]> {
     for (const problem of await problemsOf(document)) problems.push(`${version}: ${problem}`)
   }
   return problems
+}
+
+type Kind = Parameters<typeof versionProblem>[0]
+/** The version problems of a versioned operation at 400, unless versions are assumed or in its path. */
+export const ALL_400: Kind[] = ['unspecified', 'invalid', 'ambiguous', 'unsupported']
+
+/** A version error's body at `status`: ProblemDetails, with the problems the server sends there as its examples. */
+export function problemsAt (status: number, kinds: Kind[]): Record<string, unknown> {
+  return {
+    schema: { $ref: '#/components/schemas/ProblemDetails' },
+    examples: Object.fromEntries(kinds.map(kind => [kind, { summary: versionProblem(kind).title, value: versionProblem(kind, status) }]))
+  }
+}
+
+/** The same as error objects (with `errorObjects`), `target` where the version is read. */
+export function errorObjectsAt (status: number, kinds: Kind[], target = 'api-version'): Record<string, unknown> {
+  return {
+    schema: { $ref: '#/components/schemas/ErrorObject' },
+    examples: Object.fromEntries(kinds.map(kind => {
+      const { title, detail, code } = versionProblem(kind, status)
+      return [kind, { summary: title, value: { error: { code, message: title, target, innerError: { message: detail } } } }]
+    }))
+  }
 }

@@ -29,20 +29,25 @@ t.test("a version's document states its deprecation and sunset, and a retired ve
       continue
     }
     const v1 = documentOf(app, '1.0').info
-    t.equal(v1.description, 'The orders API.\n\nThis API version is deprecated from 2026-01-01T12:30:00.000Z: see https://example.com/api/deprecations#v1. This API version is retired on 2027-01-01; from then on its requests are refused: see https://example.com/api/sunset#v1.\n\n### Changes since 0.9\n\nNo operation changed.')
+    t.equal(v1.description, 'The orders API.\n\nThis API version is deprecated from 2026-01-01T12:30:00.000Z: see [https://example.com/api/deprecations#v1](https://example.com/api/deprecations#v1). This API version is retired on 2027-01-01; from then on its requests are refused: see [Retiring 1.0](https://example.com/api/sunset#v1).\n\n### Changes since 0.9\n\nNo operation changed.')
     t.same(v1['x-api-deprecation'], { date: '2026-01-01T12:30:00.000Z', link: { href: 'https://example.com/api/deprecations#v1' } })
     t.same(v1['x-api-sunset'], { date: '2027-01-01T00:00:00.000Z', link: { href: 'https://example.com/api/sunset#v1', title: 'Retiring 1.0', type: 'text/html' }, enforce: true })
     const old = documentOf(app, '0.9').info
     t.equal(old.description, 'The orders API.\n\nThis API version is deprecated from 2025-06-01.')
     t.equal(old['x-api-sunset'], undefined)
     const v2 = documentOf(app, '2.0').info
-    t.equal(v2.description, 'The orders API.\n\nThis API version will be retired: see https://example.com/api/sunset#v2.\n\n### Changes since 1.0\n\nNo operation changed.')
+    t.equal(v2.description, 'The orders API.\n\nThis API version will be retired: see [https://example.com/api/sunset#v2](https://example.com/api/sunset#v2).\n\n### Changes since 1.0\n\nNo operation changed.')
     t.same(v2['x-api-sunset'], { link: { href: 'https://example.com/api/sunset#v2' }, enforce: false })
   }
   const plain = await buildDocs({ problemDetails: true, policies: { '1.0': { deprecation: { link: 'https://example.com/d' } } } }, {}, app => {
     app.get('/a', { deprecatedApiVersions: '1.0' }, async () => 'a')
   })
-  t.equal(documentOf(plain, '1.0').info.description, 'This API version is deprecated: see https://example.com/d.')
+  t.equal(documentOf(plain, '1.0').info.description, 'This API version is deprecated: see [https://example.com/d](https://example.com/d).')
+  // Markdown links the docs page renders clickable, whatever the link's title and URL hold.
+  const odd = await buildDocs({ problemDetails: true, policies: { '1.0': { deprecation: { link: { href: 'https://example.com/a_(b)?c=[d]', title: 'See [this] *now*' } } } } }, {}, app => {
+    app.get('/a', { deprecatedApiVersions: '1.0' }, async () => 'a')
+  })
+  t.equal(documentOf(odd, '1.0').info.description, 'This API version is deprecated: see [See \\[this\\] \\*now\\*](https://example.com/a_%28b%29?c=[d]).')
 })
 
 t.test('with the media type reader, operations list their media types with the version', async t => {

@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import { Ajv } from 'ajv'
 import apiVersioning, { errorObjects, ProblemDetailsSchema } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
-import { allProblems, buildDocs, documentOf, operations } from './openapi-helpers.js'
+import { ALL_400, allProblems, buildDocs, documentOf, errorObjectsAt, operations, problemsAt } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
 const problem = { schema: { $ref: '#/components/schemas/ProblemDetails' } }
@@ -23,11 +23,11 @@ t.test('a route that validates documents its 400 with both bodies, each under th
   for (const label of ['GET /query', 'POST /body', 'GET /params/{id}']) {
     t.same(ops[label].responses['400'], {
       description: 'Unspecified, invalid, ambiguous or unsupported API version, or a request that fails validation',
-      content: { 'application/problem+json': problem, 'application/json': fastifyError }
+      content: { 'application/problem+json': problemsAt(400, ALL_400), 'application/json': fastifyError }
     }, label)
   }
-  t.same(ops['GET /headers'].responses['400'].content, { 'application/problem+json': problem, 'application/json': fastifyError })
-  t.same(ops['GET /none'].responses['400'].content, { 'application/problem+json': problem }, 'nothing to validate, one body')
+  t.same(ops['GET /headers'].responses['400'].content, { 'application/problem+json': problemsAt(400, ['invalid', 'ambiguous', 'unsupported']), 'application/json': fastifyError })
+  t.same(ops['GET /none'].responses['400'].content, { 'application/problem+json': problemsAt(400, ALL_400) }, 'nothing to validate, one body')
   // The shape is the one Fastify's error handler writes, for a schema that fails and for a body that is no JSON.
   const validate = new Ajv({ strict: false }).compile(documentOf(app, '1.0').components?.schemas?.FastifyError as object)
   const failures = [
@@ -109,7 +109,7 @@ t.test('a route with attachValidation answers no validation error of Fastify\'s:
   })
   const ops = operations(documentOf(app, '1.0'))
   t.notOk(ops['GET /plain'].responses['400'])
-  t.same(ops['GET /versioned'].responses['400'], { description: 'Unspecified, invalid, ambiguous or unsupported API version', content: { 'application/problem+json': problem } })
+  t.same(ops['GET /versioned'].responses['400'], { description: 'Unspecified, invalid, ambiguous or unsupported API version', content: { 'application/problem+json': problemsAt(400, ALL_400) } })
   t.equal((await app.inject('/plain?limit=x')).statusCode, 200, 'as the server answers')
   t.equal((await app.inject('/versioned?api-version=1.0&limit=x')).statusCode, 200)
 })
@@ -124,11 +124,11 @@ t.test('a 400 the route declares is merged with the version problem, not replace
     description: 'Mine; or unspecified, invalid, ambiguous or unsupported API version',
     content: {
       'application/json': { schema: { description: 'Mine', type: 'object', properties: { why: { type: 'string' } } } },
-      'application/problem+json': problem
+      'application/problem+json': problemsAt(400, ALL_400)
     }
   }, 'the declared body stays, and says what a validation error is')
   t.same(ops['GET /b'].responses['400'].content, {
-    'application/problem+json': { schema: { anyOf: [{ type: 'object', properties: { why: { type: 'string' } } }, problem.schema] } }
+    'application/problem+json': { schema: { anyOf: [{ type: 'object', properties: { why: { type: 'string' } } }, problem.schema] }, examples: problemsAt(400, ALL_400).examples }
   }, 'two bodies under one media type are either')
   t.same(await allProblems(app), [])
 
@@ -143,7 +143,7 @@ t.test('a 400 the route declares is merged with the version problem, not replace
     await legacy.ready()
     const ops = operations(documentOf(legacy, '1.0'))
     t.same(ops['GET /q'].responses['400'].content, {
-      'application/json': allErrors ? errorObject : { schema: { anyOf: [errorObject.schema, fastifyError.schema] } }
+      'application/json': allErrors ? errorObjectsAt(400, ALL_400) : { schema: { anyOf: [errorObject.schema, fastifyError.schema] }, examples: errorObjectsAt(400, ALL_400).examples }
     }, `allErrors: ${allErrors}`)
     t.same(ops['GET /p'].responses['409'].content, allErrors ? { 'application/json': errorObject } : { 'application/problem+json': problem },
       'a problem the route sends, as the app writes it')
@@ -167,11 +167,11 @@ t.test('with the media type as the only reader, an unsupported version is 406, o
     app.get('/plain', ok)
   })
   const ops = operations(documentOf(app, '1.0'))
-  const unsupported = { description: 'Unsupported API version', content: { 'application/problem+json': problem } }
+  const unsupported = (status: number) => ({ description: 'Unsupported API version', content: { 'application/problem+json': problemsAt(status, ['unsupported']) } })
   for (const [label, method, url] of [['GET /orders', 'GET', '/orders'], ['POST /orders', 'POST', '/orders'], ['POST /notes', 'POST', '/notes'], ['DELETE /orders/{id}', 'DELETE', '/orders/7'], ['GET /neutral', 'GET', '/neutral']] as const) {
     t.same(Object.keys(ops[label].responses), ['200', '400', '406', '415'], label)
-    t.same(ops[label].responses['406'], unsupported, label)
-    t.same(ops[label].responses['415'], unsupported, label)
+    t.same(ops[label].responses['406'], unsupported(406), label)
+    t.same(ops[label].responses['415'], unsupported(415), label)
     // As the server answers: 415 when the request has a Content-Type (with a body or not), else 406.
     for (const [headers, payload, status] of [
       [{ 'content-type': 'application/json; v=9.0' }, '{}', 415],
@@ -202,7 +202,7 @@ t.test('a response whose schema is ProblemDetails is documented as application/p
   })
   const ops = operations(documentOf(app, '1.0'))
   t.same(ops['GET /ref'].responses['4XX'].content, { 'application/problem+json': problem }, 'by $ref, as the README\'s recipe')
-  t.same(ops['GET /ref'].responses['400'].content, { 'application/problem+json': problem }, 'the range is merged into the version problem\'s 400')
+  t.same(ops['GET /ref'].responses['400'].content, { 'application/problem+json': problemsAt(400, ALL_400) }, 'the range is merged into the version problem\'s 400')
   t.same(ops['GET /object'].responses['409'].content, { 'application/problem+json': problem }, 'the exported object')
   t.same(Object.keys(ops['GET /other'].responses['409'].content), ['application/json'], 'a schema of another shape is left alone')
   t.same(await allProblems(app), [])

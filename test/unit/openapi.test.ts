@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import apiVersioning, { ProblemDetailsSchema } from '../../lib/index.js'
 import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions, type OpenApiDocument } from '../../lib/openapi/index.js'
 import { logged } from './helpers.js'
-import { allProblems, buildDocs, documentOf, operations } from './openapi-helpers.js'
+import { ALL_400, allProblems, buildDocs, documentOf, errorObjectsAt, operations, problemsAt } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
 const problemRef = { $ref: '#/components/schemas/ProblemDetails' }
@@ -79,7 +79,8 @@ t.test('a version in the path is written into the path, and its parameter remove
   const op = operations(documentOf(app, '1.0'))['GET /api/v1.0/things/{id}']
   t.same(op.parameters, [{ schema: { type: 'integer' }, in: 'path', name: 'id', required: true }], 'no query or header version either')
   t.same(Object.keys(op.responses), ['200', '400', '404'])
-  t.same(op.responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': { schema: problemRef } } })
+  t.same(op.responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': problemsAt(404, ['unsupported']) } })
+  t.same(op.responses['400'].content['application/problem+json'], problemsAt(400, ['invalid', 'ambiguous']), 'the problems of 400 there, not the Unsupported of 404')
   t.same(op.responses['400'].description, 'Invalid or ambiguous API version, or a request that fails validation')
   t.same(operations(documentOf(app, '1.0'))['GET /api/{version}/plain'].parameters.map((p: { name: string }) => p.name), ['version'],
     'another parameter is left alone')
@@ -94,8 +95,8 @@ t.test('version errors as responses, the route\'s own response for a status kept
     app.get('/p', ok)
   })
   const ops = operations(documentOf(app, '1.0'))
-  t.same(ops['GET /a'].responses['400'], { description: 'Unspecified, invalid or ambiguous API version', content: { 'application/problem+json': { schema: problemRef } } })
-  t.same(ops['GET /a'].responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': { schema: problemRef } } })
+  t.same(ops['GET /a'].responses['400'], { description: 'Unspecified, invalid or ambiguous API version', content: { 'application/problem+json': problemsAt(400, ['unspecified', 'invalid', 'ambiguous']) } })
+  t.same(ops['GET /a'].responses['404'], { description: 'Unsupported API version', content: { 'application/problem+json': problemsAt(404, ['unsupported']) } })
   t.equal(ops['GET /b'].responses['400'].description, 'Mine; or unspecified, invalid or ambiguous API version', 'merged with the version problem')
   t.same(Object.keys(ops['GET /b'].responses['400'].content), ['application/json', 'application/problem+json'])
   t.same(Object.keys(ops['GET /n'].responses), ['200', '400', '404'], 'a neutral route answers bad versions too')
@@ -134,11 +135,40 @@ t.test('no body without problemDetails; the error-object shape with errorObjects
   app.get('/a', { apiVersions: '1.0' }, ok)
   await app.ready()
   const legacy = documentOf(app, '1.0')
-  t.same(operations(legacy)['GET /a'].responses['400'].content, { 'application/json': { schema: { $ref: '#/components/schemas/ErrorObject' } } })
+  t.same(operations(legacy)['GET /a'].responses['400'].content, { 'application/json': errorObjectsAt(400, ALL_400) })
   t.same(Object.keys(legacy.components?.schemas ?? {}), ['ErrorObject'])
   t.same(await allProblems(app), [])
   const response = await app.inject('/a?api-version=3')
   t.same(Object.keys(response.json()), ['error'], 'as the server answers')
+  t.same(response.json().error.target, 'api-version', 'with the target of the examples')
+
+  // Only media types carry the version: the target is the media type parameter, and none for a missing version, in
+  // the examples as in what is sent.
+  for (const mediaType of [true, { template: 'application/vnd.acme.v{version}+json' }]) {
+    const media = Fastify()
+    await media.register(errorObjects)
+    await media.register(apiVersioning, { problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, mediaType } })
+    await media.register(apiVersioningOpenApi)
+    media.get('/a', { apiVersions: '1.0' }, ok)
+    await media.ready()
+    const responses = operations(documentOf(media, '1.0'))['GET /a'].responses
+    const unsupported = responses['406'].content['application/json'].examples.unsupported.value
+    const accept = mediaType === true ? 'application/json; v=9.0' : 'application/vnd.acme.v9.0+json'
+    t.same((await media.inject({ url: '/a', headers: { accept } })).json(), unsupported, 'as the server answers')
+    t.equal(unsupported.error.target, mediaType === true ? 'v' : 'application/vnd.acme.v{version}+json')
+    const unspecified = responses['400'].content['application/json'].examples.unspecified.value
+    t.same((await media.inject('/a')).json(), unspecified, 'as the server answers')
+    t.same(Object.keys(unspecified.error), ['code', 'message', 'innerError'], 'no target')
+  }
+  const custom = Fastify()
+  await custom.register(errorObjects)
+  await custom.register(apiVersioning, { problemDetails: true, versionReader: { query: false, header: false, urlSegment: false, custom: req => req.headers['x-v'] as string | undefined } })
+  await custom.register(apiVersioningOpenApi)
+  custom.get('/a', { apiVersions: '1.0' }, ok)
+  await custom.ready()
+  const example = operations(documentOf(custom, '1.0'))['GET /a'].responses['400'].content['application/json'].examples.unsupported.value
+  t.same((await custom.inject({ url: '/a', headers: { 'x-v': '9.0' } })).json(), example, 'the app\'s own reader: as the server answers')
+  t.equal(example.error.target, 'custom')
 })
 
 t.test('reportApiVersions: the version headers on the responses of versioned routes', async t => {
