@@ -26,6 +26,7 @@ import { kState } from './state.js'
 import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
 import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
+import { convertToApiVersion, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 
 export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
@@ -41,6 +42,9 @@ export { PROBLEM_TEXTS, type ApiVersionProblem, type ApiVersionProblemKind, type
 export type { ProblemWriter, ProblemWriterContext } from './problems/writers.js'
 export type { TelemetryMeterProvider, TelemetryOption } from './telemetry/telemetry.js'
 export type { VersionOutcomeName } from './telemetry/request-metrics.js'
+export { versionChange, type EndpointInstruction, type FieldInstruction, type FieldOf, type RequestInstruction, type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type SchemaTarget, type VersionChange, type VersionChangeOptions } from './version-changes/version-change.js'
+export type { VersionChangesEntry } from './version-changes/version-list.js'
+export type { ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,6 +56,14 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Sends an RFC 9457 problem document with `problem.status` as the status code, through the problem writers. */
     problem (problem: ProblemDocument): FastifyReply
+  }
+  interface FastifyInstance {
+    /**
+     * A copy of `value` (the newest version's shape) as `version` of the `versionChanges` option shows it, through
+     * the renames, dropped fields and response migrations of its schema: for webhooks and events pinned to a
+     * client's version. Throws for a version not in the list.
+     */
+    convertToApiVersion (options: ConvertToApiVersionOptions): Promise<unknown>
   }
   // An augmentation repeats Fastify's type parameters, used or not.
   /* eslint-disable @typescript-eslint/no-unused-vars */
@@ -75,6 +87,11 @@ declare module 'fastify' {
     advertisedApiVersions?: string | readonly string[]
     /** Deprecated versions of this path that other services implement: reported, never routed here. */
     advertisedDeprecatedApiVersions?: string | readonly string[]
+    /**
+     * The route is written for the newest version of the plugin's `versionChanges` option and serves every version
+     * of it in which it exists, older ones through the changes listed there.
+     */
+    versionChanges?: true
   }
   /* eslint-enable @typescript-eslint/no-unused-vars */
 }
@@ -107,7 +124,8 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const metrics = telemetry === null
     ? null
     : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
-  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics })
+  const shared = (id: string): unknown => fastify.getSchema(id)
+  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, shared })
 
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
   fastify.addHook('onRoute', declaring.onRoute)
@@ -121,6 +139,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
     writing.problem(this, problem)
     return this
   })
+  fastify.decorate('convertToApiVersion', (given: ConvertToApiVersionOptions) => convertToApiVersion(options.versionList, shared, given))
   done()
 }
 

@@ -10,6 +10,7 @@ import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
 import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'
 import { isHttpField } from './util/http-fields.js'
+import { resolveVersionList, type VersionChangesEntry, type VersionList } from './version-changes/version-list.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */
@@ -78,6 +79,12 @@ export interface ApiVersioningOptions {
    * provider of `@opentelemetry/api` (an optional peer: install it), or `{ meterProvider }`. Default false.
    */
   telemetry?: TelemetryOption
+  /**
+   * One implementation serving every version: the versions, newest first, each with the changes that led to it
+   * (`versionChange(...)`). Routes declared with `versionChanges: true` are written for the newest version, and the
+   * older ones are served from these changes (see docs/version-changes.md). Default none.
+   */
+  versionChanges?: readonly VersionChangesEntry[]
 }
 
 export interface ResolvedOptions {
@@ -104,12 +111,14 @@ export interface ResolvedOptions {
   readonly logApiVersion: boolean
   /** The telemetry option, checked; null when off. */
   readonly telemetry: { readonly meterProvider: TelemetryMeterProvider | null } | null
+  /** The versionChanges option, checked; null when not given. */
+  readonly versionList: VersionList | null
 }
 
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
   'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
-  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry',
+  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry', 'versionChanges',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -243,7 +252,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     apiVersionSelector,
     now,
     logApiVersion: boolean(options.logApiVersion, 'logApiVersion'),
-    telemetry: resolveTelemetryOption(options.telemetry, fail)
+    telemetry: resolveTelemetryOption(options.telemetry, fail),
+    versionList: resolveVersionList(options.versionChanges)
   })
 }
 

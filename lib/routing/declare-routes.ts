@@ -14,6 +14,9 @@ import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 import type { RequestMetrics } from '../telemetry/request-metrics.js'
+import { checkInstructions } from '../version-changes/checks.js'
+import { expandRoute, OPTION } from '../version-changes/routes.js'
+import type { SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface DeclaringParts {
   readonly options: ResolvedOptions
@@ -26,6 +29,8 @@ export interface DeclaringParts {
   readonly early: readonly string[]
   /** The hooks that count requests, with the `telemetry` option; null without. */
   readonly metrics: RequestMetrics | null
+  /** The shared schemas of the plugin's instance (`getSchema`), as instructions of `versionChanges` may name them. */
+  readonly shared: SharedSchemas
 }
 
 /** The onRoute and onReady hooks that turn each route's declaration into routes of the router. */
@@ -40,12 +45,14 @@ export interface RouteDeclaring {
  * hidden route that answers what no version route takes. Routes are checked against one another in the table, and
  * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
  */
-export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics }: DeclaringParts): RouteDeclaring {
+export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics, shared }: DeclaringParts): RouteDeclaring {
   const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
+  // The names (`GET /orders`) of the routes declared with versionChanges: what its instructions may name.
+  const changing = new Set<string>()
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -60,6 +67,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (own !== undefined) {
       throw coded(new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
     }
+    // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
+    if (OPTION in route) expandRoute(this, route, options.versionList, changing)
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
     nearMisses(route, label, declaration.kind)
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.
@@ -137,6 +146,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   function apiVersioningReady (done: (error?: Error) => void): void {
     try {
       for (const check of lateSchemas) check()
+      if (options.versionList !== null) checkInstructions(options.versionList, changing, shared)
     } catch (error) {
       return done(error as Error)
     }

@@ -1,0 +1,158 @@
+import { isObject } from '../util/is-object.js'
+import { reached, type SharedSchemas } from './shared-ref.js'
+
+type Schema = Record<string, unknown>
+type Holder = Record<string | number, unknown>
+
+/** An object in a value where a schema applies: what to do there (`tasks`), and where it is, to replace it. */
+export interface Site<T> {
+  readonly holder: Holder
+  readonly key: string | number
+  readonly value: Record<string, unknown>
+  readonly tasks: readonly T[]
+}
+
+/**
+ * Finds the sites of a value: `box.value` is the value (a body, a query string), and the sites are in the order of
+ * a walk, outer before inner. With `copy`, every object and array on the way to a site is copied first (the same
+ * object reached twice gets the same copy), so that what the sites change leaves the caller's value as it was.
+ */
+export type Locate<T> = (box: { value: unknown }, copy: boolean) => Array<Site<T>>
+
+interface LocNode<T> {
+  readonly tasks: T[]
+  readonly properties: Array<[string, LocNode<T>]>
+  /** The schema of every item, or of those after the tuple's. */
+  items: LocNode<T> | null
+  readonly tuple: Array<LocNode<T> | null>
+  /** The schema of the properties `properties` does not name. */
+  additional: LocNode<T> | null
+  readonly known: Set<string>
+  /** Schemas of the same value: the members of `allOf`, `anyOf`, `oneOf`, and what a `$ref` reaches. */
+  readonly same: Array<LocNode<T>>
+  live: boolean
+}
+
+/**
+ * Plans, once, where in the values of `schema` the schemas that `tasksOf` gives tasks for are: through properties,
+ * array items (and tuples), `additionalProperties`, the members of `allOf`, `anyOf` and `oneOf`, and shared
+ * schemas reached by `$ref` (recursive ones too); null when there is none. A walk then follows only the parts of a
+ * value that lead to one, so that the value costs what its sites do, not its size.
+ */
+export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly T[], shared: SharedSchemas): Locate<T> | null {
+  const nodes = new Map<object, LocNode<T>>()
+  const all: Array<LocNode<T>> = []
+
+  function plan (given: unknown): LocNode<T> | null {
+    const schema = resolve(given, shared)
+    if (schema === null) return null
+    const known = nodes.get(schema)
+    if (known !== undefined) return known
+    const node: LocNode<T> = { tasks: [...tasksOf(schema)], properties: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false }
+    nodes.set(schema, node)
+    all.push(node)
+    if (isObject(schema.properties)) {
+      for (const [name, child] of Object.entries(schema.properties)) {
+        node.known.add(name)
+        const planned = plan(child)
+        if (planned !== null) node.properties.push([name, planned])
+      }
+    }
+    const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : null
+    if (tuple !== null) for (const child of tuple) node.tuple.push(plan(child))
+    node.items = plan(tuple === null ? schema.items : Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems)
+    node.additional = plan(schema.additionalProperties)
+    for (const key of ['allOf', 'anyOf', 'oneOf']) {
+      const members = schema[key]
+      if (Array.isArray(members)) for (const member of members) { const planned = plan(member); if (planned !== null) node.same.push(planned) }
+    }
+    return node
+  }
+
+  const root = plan(schema)
+  if (root === null) return null
+  // A node leads to a site when it has tasks or a part of it leads to one: settled over recursive schemas.
+  for (const node of all) node.live = node.tasks.length > 0
+  for (let changed = true; changed;) {
+    changed = false
+    for (const node of all) {
+      if (node.live) continue
+      const parts = [...node.properties.map(([, child]) => child), node.items, node.additional, ...node.tuple, ...node.same]
+      if (parts.some(part => part?.live === true)) changed = node.live = true
+    }
+  }
+  if (!root.live) return null
+  for (const node of all) {
+    const kept = node.properties.filter(([, child]) => child.live)
+    node.properties.splice(0, node.properties.length, ...kept)
+    if (node.items?.live !== true) node.items = null
+    if (node.additional?.live !== true) node.additional = null
+    node.tuple.forEach((child, i) => { if (child?.live !== true) node.tuple[i] = null })
+    const same = node.same.filter(child => child.live)
+    node.same.splice(0, node.same.length, ...same)
+  }
+
+  return function locate (box, copy) {
+    const sites: Array<Site<T>> = []
+    const bySite = new Map<object, Array<Site<T>>>()
+    const copies = new Map<object, Holder>()
+    const visited = new Map<object, Set<LocNode<T>>>()
+
+    function visit (node: LocNode<T>, holder: Holder, key: string | number): void {
+      const given = holder[key]
+      if (typeof given !== 'object' || given === null) return
+      let value = given as Holder
+      if (copy) {
+        let copied = copies.get(given)
+        if (copied === undefined) copies.set(given, copied = (Array.isArray(given) ? [...given] : { ...given }) as Holder)
+        holder[key] = value = copied
+      }
+      expand(node, value, holder, key)
+    }
+
+    function expand (node: LocNode<T>, value: Holder, holder: Holder, key: string | number): void {
+      // Each object once per schema: the same object twice in a value, or a recursive schema, ends here.
+      let seen = visited.get(value)
+      if (seen === undefined) visited.set(value, seen = new Set())
+      if (seen.has(node)) return
+      seen.add(node)
+      const array = Array.isArray(value)
+      if (node.tasks.length > 0 && !array) {
+        const here = bySite.get(value)
+        const site = here?.find(s => s.holder === holder && s.key === key)
+        if (site === undefined) {
+          const made = { holder, key, value: value as Record<string, unknown>, tasks: [...node.tasks] }
+          sites.push(made)
+          if (here === undefined) bySite.set(value, [made])
+          else here.push(made)
+        } else {
+          for (const task of node.tasks) if (!site.tasks.includes(task)) (site.tasks as T[]).push(task)
+        }
+      }
+      if (array) {
+        const items = value as unknown as unknown[]
+        for (let i = 0; i < items.length; i++) {
+          const child = i < node.tuple.length ? node.tuple[i] : node.items
+          if (child !== null) visit(child, value, i)
+        }
+      } else {
+        for (const [name, child] of node.properties) if (Object.hasOwn(value, name)) visit(child, value, name)
+        if (node.additional !== null) for (const name of Object.keys(value)) if (!node.known.has(name)) visit(node.additional, value, name)
+      }
+      for (const member of node.same) expand(member, value, holder, key)
+    }
+
+    visit(root, box as unknown as Holder, 'value')
+    return sites
+  }
+}
+
+// More refs in a row than any schema needs: a ref that leads back to itself.
+const MAX_HOPS = 32
+
+// A schema of an object, `$ref`s to shared ones followed (a `$ref` that leads nowhere is no schema).
+function resolve (given: unknown, shared: SharedSchemas): Schema | null {
+  let at = isObject(given) ? given : null
+  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) at = hops === MAX_HOPS ? null : reached(at.$ref, shared)
+  return at
+}

@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
+import { coded } from '../errors.js'
+import type { DeclaredRoute } from '../routing/hidden-route.js'
+import { append, prepend } from '../routing/hook-lists.js'
+import { isObject } from '../util/is-object.js'
+import { conversionFrom, planSteps, type Step, type VersionSchemas } from './conversion.js'
+import { versionsOfEndpoint } from './endpoints.js'
+import { deriveSchema } from './schemas.js'
+import type { SharedSchemas } from './shared-ref.js'
+import type { ListedVersion, VersionList } from './version-list.js'
+
+/** The route option. */
+export const OPTION = 'versionChanges'
+// Route options a versionChanges route takes from its list instead.
+const DECLARING = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
+// The parts of a route's schema that hold data, and the two names Fastify takes for the query string.
+const PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
+
+function fail (label: string, message: string): never {
+  throw coded(new Error(`fastify-api-versioning: route ${label}: ${message}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+}
+
+/**
+ * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into routes of
+ * the router: one for each run of versions in which it exists with one shape (its schemas, and what converts its
+ * data), each an ordinary versioned route with that shape's schemas and hooks. The route itself becomes the newest
+ * of them: for the newest version it is the app's own route, with no hook of this stage. A route of several methods
+ * is one route a method first. `routes` collects the names (`'GET /orders'`) that instructions may name.
+ */
+export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, routes: Set<string>): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method]
+  const label = `${methods.join(',')} ${route.url}`
+  const given = (route as unknown as Record<string, unknown>)[OPTION]
+  if (given !== true) fail(label, `${OPTION} must be true (got ${JSON.stringify(given) ?? typeof given})`)
+  if (list === null) fail(label, `${OPTION}: true needs the versionChanges option of the plugin: the list of versions and their changes (see docs/version-changes.md)`)
+  const declaring = DECLARING.filter(name => (route as unknown as Record<string, unknown>)[name] !== undefined)
+  if (declaring.length > 0) fail(label, `${OPTION}: true takes its versions from the versionChanges option, so it cannot declare ${declaring.join(' or ')} too; remove ${declaring.length === 1 ? 'it' : 'them'}, or declare the route without ${OPTION}`)
+  if (methods.length > 1) {
+    // One route a method: their versions and conversions may differ. Fastify adds the HEAD route of a GET from
+    // this route's options, once.
+    for (const method of methods.slice(1)) instance.route({ ...route, url: route.routePath, method, exposeHeadRoute: false } as RouteOptions)
+    route.method = methods[0]
+  }
+  const method = methods[0]
+  // A HEAD route answers for its GET route unless an instruction names HEAD itself.
+  const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${route.url}`] : [`${method} ${route.url}`]
+  for (const key of keys) routes.add(key)
+  const exists = versionsOfEndpoint(list, method, route.url)
+  if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))
+  const last = exists.lastIndexOf(true)
+  if (last === -1) fail(label, `its endpoint instructions leave it in no version of versionChanges (${list.map(v => v.text).join(', ')})`)
+
+  const shared: SharedSchemas = id => instance.getSchema(id)
+  const schemas = versionSchemas(route.schema, list, last, shared)
+  const steps = planSteps(list, keys, schemas.map(dataOf), shared)
+  const groups = groupsOf(exists, steps)
+  groups.forEach(({ from, versions }, i) => {
+    const conversion = conversionFrom(steps, from)
+    const shape = {
+      schema: schemas[from],
+      apiVersions: versionsIn(versions.map(i => list[i]), false),
+      deprecatedApiVersions: versionsIn(versions.map(i => list[i]), true),
+      preHandler: conversion.request === null ? route.preHandler : prepend(conversion.request, route.preHandler),
+      // After the route's own: they were written for the newest version.
+      preSerialization: append(route.preSerialization, conversion.response)
+    }
+    if (i === 0) {
+      Object.assign(route, shape)
+      delete (route as unknown as Record<string, unknown>)[OPTION]
+      return
+    }
+    const { [OPTION]: _option, ...options } = route as unknown as Record<string, unknown>
+    // Fastify adds the HEAD route of a GET once, from the route's own options.
+    instance.route({ ...options, ...shape, url: route.routePath, exposeHeadRoute: false } as RouteOptions)
+  })
+}
+
+/** The route's schema in each version of the list down to `last`: index 0 is the app's own, each older one derived. */
+function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas): Array<FastifySchema | undefined> {
+  const schemas = [schema]
+  for (let k = 0; k < last; k++) {
+    const newer = schemas[k] as Record<string, unknown> | undefined
+    if (newer === undefined) {
+      schemas.push(undefined)
+      continue
+    }
+    const step = { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }
+    const older: Record<string, unknown> = { ...newer }
+    for (const part of PARTS) if (newer[part] !== undefined) older[part] = deriveSchema(newer[part], step, shared)
+    if (isObject(newer.response)) {
+      older.response = Object.fromEntries(Object.entries(newer.response).map(([status, value]) => [status, deriveSchema(value, step, shared)]))
+    }
+    schemas.push(older as FastifySchema)
+  }
+  return schemas
+}
+
+// The parts of a route's schema a conversion reads.
+function dataOf (schema: FastifySchema | undefined): VersionSchemas {
+  const parts = (schema ?? {}) as Record<string, unknown>
+  return {
+    body: parts.body,
+    querystring: parts.querystring ?? parts.query,
+    headers: parts.headers,
+    response: isObject(parts.response) ? parts.response : undefined
+  }
+}
+
+/** Runs of versions (by index, newest first) in which the route exists with one shape: no step between them touches it. */
+function groupsOf (exists: readonly boolean[], steps: readonly Step[]): Array<{ from: number, versions: number[] }> {
+  const groups: Array<{ from: number, versions: number[] }> = []
+  let current: { from: number, versions: number[] } | null = null
+  for (let i = 0; i < exists.length; i++) {
+    if (!exists[i]) {
+      current = null
+      continue
+    }
+    const touched = i > 0 && (steps[i - 1].request !== null || steps[i - 1].response !== null)
+    if (current === null || touched) groups.push(current = { from: i, versions: [] })
+    current.versions.push(i)
+  }
+  return groups
+}
+
+// The versions of a run as the route declares them: the listed ones deprecated, or the others; none is undefined.
+function versionsIn (versions: readonly ListedVersion[], deprecated: boolean): string[] | undefined {
+  const texts = versions.filter(v => v.deprecated === deprecated).map(v => v.text)
+  return texts.length === 0 ? undefined : texts
+}

@@ -1,0 +1,22 @@
+import { isObject } from '../util/is-object.js'
+
+/** Finds a shared schema by its `$id`, as the route's instance knows them (`instance.getSchema`), or undefined. */
+export type SharedSchemas = (id: string) => unknown
+
+/**
+ * What a `$ref` to a shared schema reaches (`Order`, `Order#`, `Order#/properties/lines`), or null: a local one
+ * (`#/...`), or one that leads nowhere.
+ */
+export function reached (ref: string, shared: SharedSchemas): Record<string, unknown> | null {
+  const hash = ref.indexOf('#')
+  const id = hash === -1 ? ref : ref.slice(0, hash)
+  let at: unknown = id === '' ? undefined : shared(id)
+  const fragment = hash === -1 ? '' : ref.slice(hash + 1)
+  if (fragment !== '' && fragment !== '/') {
+    for (const token of fragment.slice(1).split('/')) {
+      const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
+      at = isObject(at) && Object.hasOwn(at, key) ? at[key] : undefined
+    }
+  }
+  return isObject(at) ? at : null
+}

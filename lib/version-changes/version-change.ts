@@ -1,0 +1,246 @@
+import { coded } from '../errors.js'
+import { messageOf } from '../problems/server-error.js'
+import { isObject } from '../util/is-object.js'
+
+/**
+ * A schema as an instruction names it: the schema object itself, wherever a route's schemas hold it (TypeBox
+ * schemas included), or the `$id` of a shared schema (`app.addSchema`).
+ */
+export type SchemaTarget = object | string
+
+/** The names of a schema's properties, where its type says them (a TypeBox `Type.Object`); else any text. */
+export type FieldOf<S> = S extends { properties: infer P } ? (string extends keyof P ? string : Extract<keyof P, string>) : string
+
+/** An endpoint that this version added (it exists from this version on) or removed (it exists only before it). */
+export type EndpointInstruction =
+  | { method: string | readonly string[], url: string, added: true, removed?: never }
+  | { method: string | readonly string[], url: string, removed: true, added?: never }
+
+/**
+ * What this version changed in one field of a schema, `field` named as this version names it: older versions
+ * called it `renamedFrom`, did not have it (`added`), had it though this version has not (`removed`: its schema,
+ * and whether it was required), or had it with another schema or requiredness (`changed`).
+ */
+export type FieldInstruction<S extends SchemaTarget = SchemaTarget> =
+  | { schema: S, field: FieldOf<S>, renamedFrom: string, added?: never, removed?: never, changed?: never }
+  | { schema: S, field: FieldOf<S>, added: true, renamedFrom?: never, removed?: never, changed?: never }
+  | { schema: S, field: string, removed: { schema: object | boolean, required?: boolean }, renamedFrom?: never, added?: never, changed?: never }
+  | { schema: S, field: FieldOf<S>, changed: { schema?: object | boolean, required?: boolean }, renamedFrom?: never, added?: never, removed?: never }
+
+/** A request of the version before this one, as a request migration converts it into this version (mutable). */
+export interface RequestToMigrate {
+  /** The body, or for a `schema` instruction each object of that schema in the body or query string. */
+  body: unknown
+  query: Record<string, unknown>
+  readonly headers: Record<string, string | string[] | undefined>
+}
+
+/** A response of this version, as a response migration converts it into the version before (mutable). */
+export interface ResponseToMigrate {
+  /** The body, or for a `schema` instruction each object of that schema in it (array items one by one). */
+  body: unknown
+  statusCode: number
+  readonly headers: Record<string, string | number | string[] | undefined>
+}
+
+/**
+ * Converts a request of the version before into this version, after Fastify validated it against the client's
+ * version, before the handler: for one route (`'POST /orders'`, the URL as declared, prefix included) or for
+ * every object of a schema. May be async.
+ */
+export type RequestInstruction =
+  | { route: string, schema?: never, migrate: (request: RequestToMigrate) => unknown }
+  | { schema: SchemaTarget, route?: never, migrate: (request: RequestToMigrate) => unknown }
+
+/**
+ * Converts a response of this version into the version before, before serialization: of one route, or each object
+ * of a schema in a body. Only 2xx responses, unless `errors`. May be async; what it throws is a 500 through the
+ * app's error handler.
+ */
+export type ResponseInstruction =
+  | { route: string, schema?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
+  | { schema: SchemaTarget, route?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
+
+export interface VersionChangeOptions {
+  /** What changed, as a sentence for clients: documents and changes.json show it. */
+  description: string
+  endpoints?: readonly EndpointInstruction[]
+  fields?: readonly FieldInstruction[]
+  requests?: readonly RequestInstruction[]
+  responses?: readonly ResponseInstruction[]
+}
+
+/** One change a version made, made by `versionChange()` (its instructions are checked and kept inside). */
+export interface VersionChange {
+  /** What changed, for clients. */
+  readonly description: string
+}
+
+/** A change's instructions, checked. */
+export interface ChangeRules {
+  readonly description: string
+  readonly endpoints: readonly EndpointRule[]
+  readonly fields: readonly FieldRule[]
+  readonly requests: readonly MigrationRule<RequestToMigrate>[]
+  readonly responses: readonly ResponseRule[]
+}
+
+/** An endpoint instruction, checked: methods upper-case. */
+export interface EndpointRule {
+  readonly methods: readonly string[]
+  readonly url: string
+  readonly kind: 'added' | 'removed'
+  /** `endpoints[i]`, as errors name it. */
+  readonly at: string
+}
+
+/** A field instruction, checked. */
+export interface FieldRule {
+  readonly schema: SchemaTarget
+  /** The `$id` it matches: the text given, or the object's `$id`; null for an object without one. */
+  readonly id: string | null
+  readonly field: string
+  readonly kind: 'renamed' | 'added' | 'removed' | 'changed'
+  /** The older name (`renamed`). */
+  readonly renamedFrom: string | null
+  /** The older property's schema (`removed`, or `changed` where given). */
+  readonly older: object | boolean | null
+  /** Whether the older property was required (`removed`, or `changed` where given); null: as now. */
+  readonly required: boolean | null
+  readonly at: string
+}
+
+/** A request or response instruction, checked. */
+export interface MigrationRule<T> {
+  /** `'POST /orders'`, method upper-case, or null for a schema instruction. */
+  readonly route: string | null
+  readonly schema: SchemaTarget | null
+  readonly id: string | null
+  readonly migrate: (value: T) => unknown
+  readonly at: string
+}
+
+export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
+  readonly errors: boolean
+}
+
+// Where a change keeps its rules: a registry symbol, so that either build of the package (ESM, CommonJS) reads the
+// other's changes.
+const RULES = Symbol.for('fastify-api-versioning.versionChange')
+const KEYS = new Set(['description', 'endpoints', 'fields', 'requests', 'responses'])
+const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
+const ROUTE = /^([A-Za-z]+) (\/\S*)$/
+
+function fail (message: string): never {
+  throw coded(new TypeError(`fastify-api-versioning: versionChange: ${message}`), 'FST_API_VERSIONING_INVALID_OPTION')
+}
+
+/**
+ * One change of an API version, to list in the `versionChanges` plugin option under the version that made it:
+ * what it changed (`description`, for clients), and how to serve the versions before it from the code of the
+ * newest (see docs/version-changes.md). Checked here: a bad instruction throws, naming it.
+ */
+export function versionChange (options: VersionChangeOptions): VersionChange {
+  if (!isObject(options)) fail(`needs { description, endpoints?, fields?, requests?, responses? } (got ${messageOf(options)})`)
+  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, fields, requests and responses`)
+  const { description } = options
+  if (typeof description !== 'string' || description.trim() === '') fail('description must be a sentence for clients, saying what changed')
+  const rules: ChangeRules = Object.freeze({
+    description,
+    endpoints: Object.freeze(list(options.endpoints, 'endpoints').map(endpoint)),
+    fields: Object.freeze(list(options.fields, 'fields').map(fieldRule)),
+    requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`))),
+    responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`)))
+  })
+  if (rules.endpoints.length + rules.fields.length + rules.requests.length + rules.responses.length === 0) {
+    fail(`the change ${JSON.stringify(description)} has no instruction: give it endpoints, fields, requests or responses`)
+  }
+  return Object.freeze(Object.defineProperty({ description }, RULES, { value: rules }))
+}
+
+/** The rules of a change `versionChange()` made (by either build of the package), or null for anything else. */
+export function rulesOf (value: unknown): ChangeRules | null {
+  return isObject(value) ? (value as { [RULES]?: ChangeRules })[RULES] ?? null : null
+}
+
+function list (value: unknown, name: string): unknown[] {
+  if (value === undefined) return []
+  if (!Array.isArray(value)) fail(`${name} must be an array (got ${messageOf(value)})`)
+  // Array.from makes the holes of a sparse array undefined, which the checks then refuse.
+  return Array.from(value as unknown[])
+}
+
+function endpoint (given: unknown, i: number): EndpointRule {
+  const at = `endpoints[${i}]`
+  if (!isObject(given)) fail(`${at} must be { method, url, added: true } or { method, url, removed: true }`)
+  const methods = typeof given.method === 'string' ? [given.method] : Array.isArray(given.method) ? Array.from(given.method as unknown[]) : []
+  if (methods.length === 0 || !methods.every(method => typeof method === 'string' && /^[A-Za-z]+$/.test(method))) fail(`${at}.method must be an HTTP method or an array of them`)
+  if (typeof given.url !== 'string' || !given.url.startsWith('/')) fail(`${at}.url must be the route's URL as declared, prefix included, such as '/orders/:id'`)
+  if ((given.added === true) === (given.removed === true)) fail(`${at} must say added: true or removed: true (one of them)`)
+  return Object.freeze({ methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())), url: given.url, kind: given.added === true ? 'added' : 'removed', at })
+}
+
+function target (schema: unknown, at: string): { schema: SchemaTarget, id: string | null } {
+  if (typeof schema === 'string' && schema !== '') return { schema, id: schema }
+  if (!isObject(schema)) fail(`${at}.schema must be a schema object or the $id of a shared schema (got ${messageOf(schema)})`)
+  return { schema, id: typeof schema.$id === 'string' ? schema.$id : null }
+}
+
+function fieldRule (given: unknown, i: number): FieldRule {
+  const at = `fields[${i}]`
+  if (!isObject(given)) fail(`${at} must be { schema, field, renamedFrom | added | removed | changed }`)
+  const { schema, id } = target(given.schema, at)
+  if (typeof given.field !== 'string' || given.field === '') fail(`${at}.field must be the field's name, as this version names it`)
+  const kinds = FIELD_KINDS.filter(kind => given[kind] !== undefined)
+  if (kinds.length !== 1) fail(`${at} must say one of renamedFrom, added, removed and changed (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  const base = { schema, id, field: given.field, at }
+  switch (kinds[0]) {
+    case 'renamedFrom':
+      if (typeof given.renamedFrom !== 'string' || given.renamedFrom === '') fail(`${at}.renamedFrom must be the name older versions give the field`)
+      if (given.renamedFrom === given.field) fail(`${at}.renamedFrom is the field's own name, ${JSON.stringify(given.field)}: nothing was renamed`)
+      return Object.freeze({ ...base, kind: 'renamed', renamedFrom: given.renamedFrom, older: null, required: null })
+    case 'added':
+      if (given.added !== true) fail(`${at}.added must be true`)
+      return Object.freeze({ ...base, kind: 'added', renamedFrom: null, older: null, required: null })
+    case 'removed': {
+      const removed = given.removed
+      if (!isObject(removed) || !isSchema(removed.schema)) fail(`${at}.removed must be { schema, required? }: the schema older versions gave the field`)
+      return Object.freeze({ ...base, kind: 'removed', renamedFrom: null, older: removed.schema as object | boolean, required: optionalBoolean(removed.required, `${at}.removed.required`) ?? false })
+    }
+    default: {
+      const changed = given.changed
+      if (!isObject(changed) || (changed.schema === undefined && changed.required === undefined)) fail(`${at}.changed must be { schema?, required? } with one of them at least`)
+      if (changed.schema !== undefined && !isSchema(changed.schema)) fail(`${at}.changed.schema must be a schema`)
+      return Object.freeze({ ...base, kind: 'changed', renamedFrom: null, older: (changed.schema ?? null) as object | boolean | null, required: optionalBoolean(changed.required, `${at}.changed.required`) })
+    }
+  }
+}
+
+function migration<T> (given: unknown, at: string): MigrationRule<T> {
+  if (!isObject(given)) fail(`${at} must be { route or schema, migrate }`)
+  if ((given.route === undefined) === (given.schema === undefined)) fail(`${at} must name a route ('POST /orders') or a schema, one of them`)
+  if (typeof given.migrate !== 'function') fail(`${at}.migrate must be a function (got ${messageOf(given.migrate)})`)
+  const migrate = given.migrate as (value: T) => unknown
+  if (given.route !== undefined) {
+    const match = typeof given.route === 'string' ? ROUTE.exec(given.route) : null
+    if (match === null) fail(`${at}.route must be a method and the route's URL as declared, such as 'POST /orders' (got ${messageOf(given.route)})`)
+    return Object.freeze({ route: `${match[1].toUpperCase()} ${match[2]}`, schema: null, id: null, migrate, at })
+  }
+  return Object.freeze({ route: null, ...target(given.schema, at), migrate, at })
+}
+
+function responseRule (given: unknown, at: string): ResponseRule {
+  const rule = migration<ResponseToMigrate>(given, at)
+  const errors = optionalBoolean((given as { errors?: unknown }).errors, `${at}.errors`) ?? false
+  return Object.freeze({ ...rule, errors })
+}
+
+function optionalBoolean (value: unknown, name: string): boolean | null {
+  if (value === undefined) return null
+  if (typeof value !== 'boolean') fail(`${name} must be a boolean`)
+  return value
+}
+
+function isSchema (value: unknown): boolean {
+  return isObject(value) || typeof value === 'boolean'
+}

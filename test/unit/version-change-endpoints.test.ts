@@ -1,0 +1,34 @@
+import t from 'tap'
+import { versionChange, type EndpointInstruction } from '../../lib/index.js'
+import { versionsOfEndpoint } from '../../lib/version-changes/endpoints.js'
+import { resolveVersionList } from '../../lib/version-changes/version-list.js'
+
+// The versions 4.0 (newest) to 1.0, the endpoint instructions of each.
+function list (byVersion: Record<string, EndpointInstruction[]>) {
+  return resolveVersionList(['4.0', '3.0', '2.0', '1.0'].map(version => ({
+    version,
+    changes: byVersion[version] === undefined ? [] : [versionChange({ description: `${version}'s endpoints.`, endpoints: byVersion[version] })]
+  }))) as NonNullable<ReturnType<typeof resolveVersionList>>
+}
+
+t.test('the versions an endpoint exists in, from its instructions', async t => {
+  const get = { method: 'GET', url: '/orders/:id' }
+  const rows: Array<[Record<string, EndpointInstruction[]>, boolean[], string]> = [
+    [{}, [true, true, true, true], 'no instruction: every version'],
+    [{ '3.0': [{ ...get, added: true }] }, [true, true, false, false], 'added in 3.0: from 3.0 on'],
+    [{ '3.0': [{ ...get, removed: true }] }, [false, false, true, true], 'removed in 3.0: only before it'],
+    [{ '2.0': [{ ...get, added: true }], '4.0': [{ ...get, removed: true }] }, [false, true, true, false], 'added, then removed'],
+    [{ '2.0': [{ ...get, removed: true }], '4.0': [{ ...get, added: true }] }, [true, false, false, true], 'removed, then back'],
+    [{ '3.0': [{ method: ['POST', 'get'], url: '/orders/:id', added: true }] }, [true, true, false, false], 'one of its methods'],
+    [{ '3.0': [{ method: 'POST', url: '/orders/:id', added: true }, { method: 'GET', url: '/orders', added: true }] }, [true, true, true, true], 'another endpoint']
+  ]
+  for (const [byVersion, expected, label] of rows) t.same(versionsOfEndpoint(list(byVersion), 'GET', '/orders/:id'), expected, label)
+})
+
+t.test('an instruction that says what is so already fails, naming it', async t => {
+  const get = { method: 'GET', url: '/a' }
+  t.throws(() => versionsOfEndpoint(list({ '2.0': [{ ...get, added: true }], '3.0': [{ ...get, added: true }] }), 'GET', '/a'),
+    { code: 'FST_API_VERSIONING_INVALID_OPTION', message: 'fastify-api-versioning: versionChanges: the change of 3.0, endpoints[0], says GET /a was added, but it exists in the version before already' })
+  t.throws(() => versionsOfEndpoint(list({ '2.0': [{ ...get, removed: true }], '3.0': [{ ...get, removed: true }] }), 'GET', '/a'),
+    { message: /the change of 3\.0, endpoints\[0\], says GET \/a was removed, but it does not exist in the version before already/ })
+})

@@ -1,0 +1,90 @@
+import t from 'tap'
+import { Type } from '@sinclair/typebox'
+import { versionChange } from '../../lib/index.js'
+import { rulesOf } from '../../lib/version-changes/version-change.js'
+
+const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String() }, { $id: 'Order' })
+const migrate = (): void => {}
+
+t.test('versionChange() keeps the description and its instructions, checked and frozen', async t => {
+  const change = versionChange({
+    description: "Orders call their creation time 'createdAt'.",
+    endpoints: [{ method: ['get', 'HEAD'], url: '/orders/:id/lines', added: true }, { method: 'DELETE', url: '/orders/:id', removed: true }],
+    fields: [
+      { schema: Order, field: 'createdAt', renamedFrom: 'created' },
+      { schema: 'Order', field: 'id', added: true },
+      { schema: Order, field: 'legacy', removed: { schema: { type: 'string' }, required: true } },
+      { schema: Order, field: 'id', changed: { schema: Type.String() } },
+      { schema: Order, field: 'id', changed: { required: false } }
+    ],
+    requests: [{ route: 'post /orders', migrate }, { schema: Order, migrate }],
+    responses: [{ route: 'GET /orders/:id', migrate }, { schema: 'Order', errors: true, migrate }]
+  })
+  t.same(Object.keys(change), ['description'], 'what users see: the description')
+  t.equal(change.description, "Orders call their creation time 'createdAt'.")
+  t.ok(Object.isFrozen(change))
+  const rules = rulesOf(change)
+  t.ok(rules !== null && Object.isFrozen(rules) && Object.isFrozen(rules.fields))
+  t.same(rules?.endpoints, [
+    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', at: 'endpoints[0]' },
+    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', at: 'endpoints[1]' }
+  ])
+  t.same(rules?.fields.map(rule => [rule.kind, rule.field, rule.id, rule.renamedFrom, rule.older, rule.required, rule.at]), [
+    ['renamed', 'createdAt', 'Order', 'created', null, null, 'fields[0]'],
+    ['added', 'id', 'Order', null, null, null, 'fields[1]'],
+    ['removed', 'legacy', 'Order', null, { type: 'string' }, true, 'fields[2]'],
+    ['changed', 'id', 'Order', null, Type.String(), null, 'fields[3]'],
+    ['changed', 'id', 'Order', null, null, false, 'fields[4]']
+  ])
+  t.same(rules?.requests.map(rule => [rule.route, rule.id]), [['POST /orders', null], [null, 'Order']])
+  t.same(rules?.responses.map(rule => [rule.route, rule.errors]), [['GET /orders/:id', false], [null, true]])
+  t.equal(rulesOf({ description: 'a lookalike' }), null, 'only what versionChange() made')
+  t.equal(rulesOf('text'), null)
+  // Either build of the package reads the other's changes: the rules are under a registry symbol.
+  t.equal((change as unknown as Record<symbol, unknown>)[Symbol.for('fastify-api-versioning.versionChange')], rules)
+})
+
+t.test('versionChange() refuses what it cannot carry out, naming the instruction', async t => {
+  const cases: Array<[unknown, RegExp]> = [
+    [undefined, /needs \{ description, endpoints\?, fields\?, requests\?, responses\? \} \(got undefined\)/],
+    [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, fields, requests and responses/],
+    [{ fields: [] }, /description must be a sentence for clients, saying what changed/],
+    [{ description: '  ' }, /description must be a sentence/],
+    [{ description: 'Nothing.' }, /the change "Nothing\." has no instruction: give it endpoints, fields, requests or responses/],
+    [{ description: 'x', endpoints: {} }, /endpoints must be an array \(got \[object Object\]\)/],
+    [{ description: 'x', endpoints: [null] }, /endpoints\[0\] must be \{ method, url, added: true \} or \{ method, url, removed: true \}/],
+    [{ description: 'x', endpoints: [{ method: 'G T', url: '/a', added: true }] }, /endpoints\[0\]\.method must be an HTTP method or an array of them/],
+    [{ description: 'x', endpoints: [{ method: [], url: '/a', added: true }] }, /endpoints\[0\]\.method must be/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: 'a', added: true }] }, /endpoints\[0\]\.url must be the route's URL as declared, prefix included/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] }, /endpoints\[0\] must say added: true or removed: true \(one of them\)/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', added: true, removed: true }] }, /endpoints\[0\] must say added: true or removed: true/],
+    [{ description: 'x', fields: [7] }, /fields\[0\] must be \{ schema, field, renamedFrom \| added \| removed \| changed \}/],
+    [{ description: 'x', fields: [{ schema: 7, field: 'a', added: true }] }, /fields\[0\]\.schema must be a schema object or the \$id of a shared schema \(got 7\)/],
+    [{ description: 'x', fields: [{ schema: '', field: 'a', added: true }] }, /fields\[0\]\.schema must be/],
+    [{ description: 'x', fields: [{ schema: Order, field: '', added: true }] }, /fields\[0\]\.field must be the field's name, as this version names it/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id' }] }, /fields\[0\] must say one of renamedFrom, added, removed and changed \(got none\)/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', added: true, renamedFrom: 'x' }] }, /\(got renamedFrom, added\)/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', renamedFrom: 7 }] }, /fields\[0\]\.renamedFrom must be the name older versions give the field/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', renamedFrom: 'id' }] }, /fields\[0\]\.renamedFrom is the field's own name, "id": nothing was renamed/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', added: false }] }, /fields\[0\]\.added must be true/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'old', removed: true }] }, /fields\[0\]\.removed must be \{ schema, required\? \}: the schema older versions gave the field/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'old', removed: { schema: 'string' } }] }, /fields\[0\]\.removed must be/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'old', removed: { schema: {}, required: 'yes' } }] }, /fields\[0\]\.removed\.required must be a boolean/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', changed: {} }] }, /fields\[0\]\.changed must be \{ schema\?, required\? \} with one of them at least/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', changed: { schema: 'integer' } }] }, /fields\[0\]\.changed\.schema must be a schema/],
+    [{ description: 'x', fields: [{ schema: Order, field: 'id', changed: { required: 1 } }] }, /fields\[0\]\.changed\.required must be a boolean/],
+    [{ description: 'x', requests: [{ migrate }] }, /requests\[0\] must name a route \('POST \/orders'\) or a schema, one of them/],
+    [{ description: 'x', requests: [{ route: 'POST /a', schema: Order, migrate }] }, /requests\[0\] must name a route/],
+    [{ description: 'x', requests: [{ route: 'POST /a' }] }, /requests\[0\]\.migrate must be a function \(got undefined\)/],
+    [{ description: 'x', requests: ['POST /a'] }, /requests\[0\] must be \{ route or schema, migrate \}/],
+    [{ description: 'x', requests: [{ route: '/a', migrate }] }, /requests\[0\]\.route must be a method and the route's URL as declared, such as 'POST \/orders' \(got \/a\)/],
+    [{ description: 'x', responses: [{ route: 'GET a', migrate }] }, /responses\[0\]\.route must be a method and the route's URL/],
+    [{ description: 'x', responses: [{ schema: Order, migrate: 'x' }] }, /responses\[0\]\.migrate must be a function \(got x\)/],
+    [{ description: 'x', responses: [{ schema: Order, errors: 1, migrate }] }, /responses\[0\]\.errors must be a boolean/],
+    // eslint-disable-next-line no-sparse-arrays
+    [{ description: 'x', fields: [, { schema: Order, field: 'id', added: true }] }, /fields\[0\] must be/]
+  ]
+  for (const [options, message] of cases) {
+    t.throws(() => versionChange(options as never), { name: 'TypeError', code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  }
+})
