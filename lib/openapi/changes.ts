@@ -68,7 +68,9 @@ interface Side {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const PLACES = ['path', 'query', 'header', 'cookie']
-const PARAMETER = /\{[^}]*\}/g
+// A `{` ends any match that has not found its `}`: a path of many `{` is read once, not again from each (a path
+// parameter's name has no braces).
+const PARAMETER = /\{[^{}]*\}/g
 
 /** From the combined document: what each version's document writes in its own way. */
 export function changesContext (combined: OpenApiDocument, routes: readonly CollectedRoute[], options: ResolvedOptions): ChangesContext {
