@@ -4,6 +4,14 @@ import { SEPARATOR, type CollectedRoute } from './collect.js'
 import { code, compareSchemas, resolveRef, type Role } from './schema-changes.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
 
+/** One change of an operation, and its own verdict. */
+export interface OperationChange {
+  /** The sentence, as in `changes`. */
+  readonly change: string
+  /** A client of the earlier version can break on this change. */
+  readonly breaking: boolean
+}
+
 /** What changed in one operation, present in both versions. */
 export interface OperationChanges {
   /** `'GET /orders/{id}'`, as the later version's document writes it. */
@@ -12,6 +20,8 @@ export interface OperationChanges {
   readonly breaking: boolean
   /** Sentences, breaking ones first: `'response 200: property `total` removed'`. */
   readonly changes: readonly string[]
+  /** The same changes in the same order, each with its verdict. */
+  readonly details: readonly OperationChange[]
 }
 
 /** What changed from one version's document to the next one's. */
@@ -121,7 +131,10 @@ export function apiVersionChanges (comparisons: readonly Comparison[]): readonly
     removed: Object.freeze([...c.removed]),
     deprecated: Object.freeze([...c.deprecated]),
     changed: Object.freeze(c.changed.map(({ operation, notes }) => Object.freeze({
-      operation, breaking: notes.some(note => note.breaking), changes: Object.freeze(notes.map(note => note.text))
+      operation,
+      breaking: notes.some(note => note.breaking),
+      changes: Object.freeze(notes.map(note => note.text)),
+      details: Object.freeze(notes.map(note => Object.freeze({ change: note.text, breaking: note.breaking })))
     })))
   })))
 }

@@ -17,7 +17,7 @@ import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
 
-export type { ApiVersionChanges, OperationChanges } from './changes.js'
+export type { ApiVersionChanges, OperationChange, OperationChanges } from './changes.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
 export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'

@@ -3,9 +3,10 @@ import type { FastifySchema, HTTPMethods } from 'fastify'
 import { allProblems, buildDocs } from './openapi-helpers.js'
 
 // The rules of apiVersionChanges(), one row each: a route in version 1.0 and its successor in 2.0, and what a
-// client of 1.0 is told. A row's `breaking` is whether that client can break; `changes` are the sentences.
+// client of 1.0 is told. A row's `breaking` is whether that client can break; `changes` are the sentences, and
+// `details` the verdict of each where there are several (one change's is the row's).
 interface Side { schema?: FastifySchema, method?: HTTPMethods, url?: string }
-interface Row { rule: string, v1: Side, v2: Side, breaking?: boolean, changes: string[] }
+interface Row { rule: string, v1: Side, v2: Side, breaking?: boolean, changes: string[], details?: boolean[] }
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required })
 const body = (schema: unknown): Side => ({ method: 'POST', schema: { body: schema } })
@@ -29,8 +30,8 @@ const rows: Row[] = [
 
   // A request body: what a client of 1.0 sends.
   // A body validates: Fastify's validation error is documented as the 400 it can answer, or is no longer.
-  { rule: 'a required request body added', v1: { method: 'POST' }, v2: body(object({ n: integer })), breaking: true, changes: ['required request body added', 'response 400: media type `application/json` added'] },
-  { rule: 'a request body removed', v1: body(object({ n: integer })), v2: { method: 'POST' }, breaking: true, changes: ['request body removed', 'response 400: media type `application/json` removed'] },
+  { rule: 'a required request body added', v1: { method: 'POST' }, v2: body(object({ n: integer })), breaking: true, changes: ['required request body added', 'response 400: media type `application/json` added'], details: [true, false] },
+  { rule: 'a request body removed', v1: body(object({ n: integer })), v2: { method: 'POST' }, breaking: true, changes: ['request body removed', 'response 400: media type `application/json` removed'], details: [true, false] },
   { rule: 'a required request property added', v1: body(object({})), v2: body(object({ note: string }, ['note'])), breaking: true, changes: ['request body: required property `note` added'] },
   { rule: 'an optional request property added', v1: body(object({})), v2: body(object({ note: string })), breaking: false, changes: ['request body: property `note` added'] },
   { rule: 'a request property removed (the server now ignores or refuses it)', v1: body(object({ note: string })), v2: body(object({})), breaking: true, changes: ['request body: property `note` removed'] },
@@ -50,7 +51,8 @@ const rows: Row[] = [
     v1: body({ content: { 'application/json': { schema: object({ n: integer }) } } }),
     v2: body({ content: { 'application/json': { schema: object({ n: string }) }, 'text/plain': { schema: string } } }),
     breaking: true,
-    changes: ['request body (`application/json`): type of `n` changed from `integer` to `string`', 'request body: media type `text/plain` added']
+    changes: ['request body (`application/json`): type of `n` changed from `integer` to `string`', 'request body: media type `text/plain` added'],
+    details: [true, false]
   },
   { rule: 'a request media type removed', v1: body({ content: { 'application/json': { schema: object({}) }, 'text/plain': { schema: string } } }), v2: body({ content: { 'application/json': { schema: object({}) } } }), breaking: true, changes: ['request body: media type `text/plain` removed'] },
 
@@ -68,7 +70,7 @@ const rows: Row[] = [
   { rule: "a response property's enum value removed", v1: ok200(object({ s: { type: 'string', enum: ['open', 'held'] } })), v2: ok200(object({ s: { type: 'string', enum: ['open'] } })), breaking: false, changes: ['response 200: value `"held"` removed from the enum of `s`'] },
   { rule: 'a response property restricted to values', v1: ok200(object({ s: string })), v2: ok200(object({ s: { type: 'string', enum: ['open'] } })), breaking: false, changes: ['response 200: values of `s` restricted to `"open"`'] },
   { rule: 'a response property no longer restricted to values', v1: ok200(object({ s: { type: 'string', enum: ['open'] } })), v2: ok200(object({ s: string })), breaking: true, changes: ['response 200: values of `s` no longer restricted'] },
-  { rule: "a response constant changed (TypeBox's Literal)", v1: ok200(object({ status: { type: 'string', const: 'ok' } })), v2: ok200(object({ status: { type: 'string', const: 'fine' } })), breaking: true, changes: ['response 200: value `"fine"` added to the enum of `status`', 'response 200: value `"ok"` removed from the enum of `status`'] },
+  { rule: "a response constant changed (TypeBox's Literal)", v1: ok200(object({ status: { type: 'string', const: 'ok' } })), v2: ok200(object({ status: { type: 'string', const: 'fine' } })), breaking: true, changes: ['response 200: value `"fine"` added to the enum of `status`', 'response 200: value `"ok"` removed from the enum of `status`'], details: [true, false] },
   { rule: 'a property deep in arrays: its path with dots and []', v1: ok200(object({ items: { type: 'array', items: object({ total: integer, n: integer }) } })), v2: ok200(object({ items: { type: 'array', items: object({ n: integer }) } })), breaking: true, changes: ['response 200: property `items[].total` removed'] },
   { rule: 'the items of a top-level array', v1: ok200({ type: 'array', items: string }), v2: ok200({ type: 'array', items: object({ id: integer }) }), breaking: true, changes: ['response 200: type of `[]` changed from `string` to `object`'] },
   { rule: 'a response body of another type', v1: ok200(string), v2: ok200(integer), breaking: true, changes: ['response 200: type changed from `string` to `integer`'] },
@@ -89,12 +91,16 @@ const rows: Row[] = [
   { rule: 'parts of an allOf, added up', v1: ok200({ allOf: [object({ a: string }), object({ total: integer }, ['total'])] }), v2: ok200({ allOf: [object({ a: string })] }), breaking: true, changes: ['response 200: property `total` removed'] },
 
   // Names as the schemas have them, written as code whatever they hold.
-  { rule: 'names with backticks', v1: ok200(object({ 'we`ird': string })), v2: ok200(object({ '`edge': string })), breaking: true, changes: ['response 200: property ``we`ird`` removed', 'response 200: property `` `edge `` added'] },
+  { rule: 'names with backticks', v1: ok200(object({ 'we`ird': string })), v2: ok200(object({ '`edge': string })), breaking: true, changes: ['response 200: property ``we`ird`` removed', 'response 200: property `` `edge `` added'], details: [true, false] },
   { rule: 'names with control characters, which would end a list item', v1: ok200(object({})), v2: ok200(object({ 'two\nlines\t': string })), breaking: false, changes: ['response 200: property `two\\nlines\\t` added'] },
 
   // The same route in both versions: no change.
   { rule: 'no change', v1: { method: 'POST', schema: { querystring: object({ q: string }), body: object({ n: integer }), response: { 200: object({ a: { type: 'array', items: string } }) } } }, v2: { method: 'POST', schema: { querystring: object({ q: string }), body: object({ n: integer }), response: { 200: object({ a: { type: 'array', items: string } }) } } }, changes: [] }
 ]
+
+t.test('a row of several changes gives the verdict of each', async t => {
+  for (const row of rows.filter(row => row.changes.length > 1)) t.equal(row.details?.length, row.changes.length, row.rule)
+})
 
 t.test('each rule of apiVersionChanges(): what changed from 1.0 to 2.0, and whether a client of 1.0 can break', async t => {
   const app = await buildDocs({ problemDetails: true }, { openapi: { openapi: '3.1.0' } }, app => {
@@ -109,7 +115,8 @@ t.test('each rule of apiVersionChanges(): what changed from 1.0 to 2.0, and whet
   rows.forEach((row, i) => {
     const operation = `${row.v2.method ?? 'GET'} /rule${i}${(row.v2.url ?? '').replace(/:(\w+)/g, '{$1}')}`
     const found = changes.changed.find(c => c.operation === operation)
-    t.same(found, row.changes.length === 0 ? undefined : { operation, breaking: row.breaking, changes: row.changes }, row.rule)
+    const details = row.changes.map((change, i) => ({ change, breaking: row.details?.[i] ?? row.breaking }))
+    t.same(found, row.changes.length === 0 ? undefined : { operation, breaking: row.breaking, changes: row.changes, details }, row.rule)
   })
   t.equal(changes.changed.length, rows.filter(row => row.changes.length > 0).length, 'no other operation changed')
   t.same(await allProblems(app), [], 'the documents stay valid')

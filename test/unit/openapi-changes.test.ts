@@ -32,11 +32,17 @@ t.test('operations added, removed and deprecated from each version to the next, 
       added: ['DELETE /a'],
       removed: ['PUT /b'],
       deprecated: ['GET /a', 'DELETE /a'],
-      changed: [{ operation: 'GET /api/v2.0/things/{id}', breaking: true, changes: ['response 200: type changed from `string` to `integer`'] }]
+      changed: [{
+        operation: 'GET /api/v2.0/things/{id}',
+        breaking: true,
+        changes: ['response 200: type changed from `string` to `integer`'],
+        details: [{ change: 'response 200: type changed from `string` to `integer`', breaking: true }]
+      }]
     }
   ], 'a 2.0-beta comes before 2.0, as ApiVersion orders them')
   t.equal(app.apiVersionChanges(), changes, 'made once while nothing changes')
   t.ok(Object.isFrozen(changes[1].changed[0].changes), 'shared, so frozen')
+  t.ok(Object.isFrozen(changes[1].changed[0].details) && Object.isFrozen(changes[1].changed[0].details[0]), 'each change too')
   t.same(await allProblems(app), [])
 
   const served = await app.inject('/openapi/changes.json')
@@ -71,7 +77,12 @@ t.test('schemas are compared through their $refs: shared schemas, recursive ones
     operation: 'GET /nodes',
     breaking: true,
     // Each recursion stops where it meets the same two schemas again.
-    changes: ['response 200: type of `id` changed from `integer` to `string`', 'response 200: property `id` newly required', 'response 200: property `label` added']
+    changes: ['response 200: type of `id` changed from `integer` to `string`', 'response 200: property `id` newly required', 'response 200: property `label` added'],
+    details: [
+      { change: 'response 200: type of `id` changed from `integer` to `string`', breaking: true },
+      { change: 'response 200: property `id` newly required', breaking: false },
+      { change: 'response 200: property `label` added', breaking: false }
+    ]
   }])
   t.same(await allProblems(app), [])
 })
@@ -157,6 +168,25 @@ t.test('refs of the base document and transformObject: parameters, bodies and re
         'response 200: value `"a"` removed from the enum of `self.kind`',
         'response 200: type of `self.size` changed from `integer | null` to `integer`',
         'response 200: type of `size` changed from `integer | null` to `integer`'
+      ],
+      details: [
+        { change: 'path parameter `id`: type changed from `integer` to `string`', breaking: true },
+        { change: 'query parameter `q` newly required', breaking: true },
+        { change: 'request body newly required', breaking: true },
+        { change: 'response 200: type of `a/b~c` changed from `boolean` to `string`', breaking: true },
+        { change: 'response 200: value `"b"` added to the enum of `kind`', breaking: true },
+        { change: 'response 200: type of `self.a/b~c` changed from `boolean` to `string`', breaking: true },
+        { change: 'response 200: value `"b"` added to the enum of `self.kind`', breaking: true },
+        { change: 'response 200: type of `self.twice.n` changed from `integer` to `number`', breaking: true },
+        { change: 'response 200: type of `self.untyped` changed from `object` to `array`', breaking: true },
+        { change: 'response 200: type of `twice.n` changed from `integer` to `number`', breaking: true },
+        { change: 'response 200: type of `untyped` changed from `object` to `array`', breaking: true },
+        { change: 'response 200: type of `gone` changed from any to `string`', breaking: false },
+        { change: 'response 200: value `"a"` removed from the enum of `kind`', breaking: false },
+        { change: 'response 200: type of `self.gone` changed from any to `string`', breaking: false },
+        { change: 'response 200: value `"a"` removed from the enum of `self.kind`', breaking: false },
+        { change: 'response 200: type of `self.size` changed from `integer | null` to `integer`', breaking: false },
+        { change: 'response 200: type of `size` changed from `integer | null` to `integer`', breaking: false }
       ]
     }]
   }], 'changes follow the documents as transformObject leaves them')
@@ -176,8 +206,8 @@ t.test('a request body made optional, or added optional: not breaking', async t 
     }
   }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
   t.same(app.apiVersionChanges()[0].changed, [
-    { operation: 'POST /added', breaking: false, changes: ['request body added'] },
-    { operation: 'POST /optional', breaking: false, changes: ['request body no longer required'] }
+    { operation: 'POST /added', breaking: false, changes: ['request body added'], details: [{ change: 'request body added', breaking: false }] },
+    { operation: 'POST /optional', breaking: false, changes: ['request body no longer required'], details: [{ change: 'request body no longer required', breaking: false }] }
   ])
 })
 
@@ -190,7 +220,7 @@ t.test('media types that name the version are each version\'s own: no change', a
       app.get('/list', { apiVersions: '2.0', schema: { response: { 200: { type: 'array', items: { type: 'integer' } } } } }, ok)
     })
     t.same(app.apiVersionChanges()[0].changed, [
-      { operation: 'GET /list', breaking: true, changes: ['response 200: type of `[]` changed from `string` to `integer`'] }
+      { operation: 'GET /list', breaking: true, changes: ['response 200: type of `[]` changed from `string` to `integer`'], details: [{ change: 'response 200: type of `[]` changed from `string` to `integer`', breaking: true }] }
     ], JSON.stringify(mediaType))
   }
 })
