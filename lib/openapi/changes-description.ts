@@ -1,5 +1,5 @@
 import type { Comparison } from './changes.js'
-import { code } from './schema-changes.js'
+import { code } from './code.js'
 import type { ApiVersionDocument } from './split.js'
 
 /**

@@ -1,7 +1,9 @@
 import type { ResolvedOptions } from '../options.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { SEPARATOR, type CollectedRoute } from './collect.js'
-import { code, compareSchemas, resolveRef, type Role } from './schema-changes.js'
+import { code } from './code.js'
+import { resolveRef } from './resolve-ref.js'
+import { compareSchemas, type Role } from './schema-changes.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
 
 /** One change of an operation, and its own verdict. */

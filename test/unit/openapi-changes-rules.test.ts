@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { FastifySchema, HTTPMethods } from 'fastify'
+import { Type } from '@sinclair/typebox'
 import { allProblems, buildDocs } from './openapi-helpers.js'
 
 // The rules of apiVersionChanges(), one row each: a route in version 1.0 and its successor in 2.0, and what a
@@ -14,6 +15,11 @@ const query = (properties: Record<string, unknown>, required: string[] = []): Si
 const ok200 = (schema: unknown): Side => ({ schema: { response: { 200: schema } } })
 const string = { type: 'string' }
 const integer = { type: 'integer' }
+const text = (constraints: Record<string, unknown>) => ({ type: 'string', ...constraints })
+const number = (constraints: Record<string, unknown>) => ({ type: 'integer', ...constraints })
+const closed = (schema: object) => ({ ...schema, additionalProperties: false })
+// TypeBox's enum: a union of literals (`{ anyOf: [{ const: 'a', type: 'string' }, ...] }`).
+const literals = (...values: string[]) => Type.Union(values.map(value => Type.Literal(value)))
 
 const rows: Row[] = [
   // Parameters: what a client of 1.0 sends.
@@ -83,6 +89,62 @@ const rows: Row[] = [
   { rule: 'an error status removed', v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: ok200(string), breaking: false, changes: ['response 409 removed'] },
   { rule: "an error response's property removed", v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: { schema: { response: { 200: string, 409: object({}) } } }, breaking: false, changes: ['response 409: property `why` removed'] },
   { rule: "an error response's media type removed", v1: { schema: { response: { 409: { content: { 'application/json': { schema: string }, 'text/plain': { schema: string } } } } } }, v2: { schema: { response: { 409: { content: { 'application/json': { schema: string } } } } } }, breaking: false, changes: ['response 409: media type `text/plain` removed'] },
+
+  // TypeBox enums: a union of single values of one type is an enum, compared value by value.
+  { rule: 'a value added to a request enum of TypeBox literals', v1: body(object({ s: literals('a', 'b') })), v2: body(object({ s: literals('a', 'b', 'c') })), breaking: false, changes: ['request body: value `"c"` added to the enum of `s`'] },
+  { rule: 'a value removed from a request enum of TypeBox literals', v1: body(object({ s: literals('a', 'b') })), v2: body(object({ s: literals('a') })), breaking: true, changes: ['request body: value `"b"` removed from the enum of `s`'] },
+  { rule: 'a value added to a response enum of TypeBox literals', v1: ok200(object({ s: literals('open') })), v2: ok200(object({ s: literals('open', 'held') })), breaking: true, changes: ['response 200: value `"held"` added to the enum of `s`'] },
+  { rule: 'a response enum of TypeBox literals that may now be null', v1: ok200(object({ s: literals('a', 'b') })), v2: ok200(object({ s: Type.Union([Type.Literal('a'), Type.Literal('b'), Type.Null()]) })), breaking: true, changes: ['response 200: type of `s` changed from `string` to `string | null`'] },
+  { rule: 'TypeBox literals and an enum of the same values: the same', v1: ok200(object({ s: literals('a', 'b') })), v2: ok200(object({ s: { type: 'string', enum: ['b', 'a'] } })), changes: [] },
+  { rule: 'literals of several types stay a union', v1: body(object({ s: Type.Union([Type.Literal('a'), Type.Literal(1)]) })), v2: body(object({ s: Type.Union([Type.Literal('a'), Type.Literal(1), Type.Literal(2)]) })), breaking: true, changes: ['request body: schema of `s` changed'] },
+
+  // Constraints: a request's tightened breaks a client sending what it took; a success response's loosened, one
+  // reading what it promised.
+  { rule: "a request property's maxLength lowered", v1: body(object({ name: text({ maxLength: 100 }) })), v2: body(object({ name: text({ maxLength: 50 }) })), breaking: true, changes: ['request body: `maxLength` of `name` lowered from `100` to `50`'] },
+  { rule: "a request property's maxLength raised", v1: body(object({ name: text({ maxLength: 50 }) })), v2: body(object({ name: text({ maxLength: 100 }) })), breaking: false, changes: ['request body: `maxLength` of `name` raised from `50` to `100`'] },
+  { rule: "a parameter's minLength set", v1: query({ q: string }), v2: query({ q: text({ minLength: 3 }) }), breaking: true, changes: ['query parameter `q`: `minLength` set to `3`'] },
+  { rule: "a parameter's minimum removed", v1: query({ n: number({ minimum: 1 }) }), v2: query({ n: integer }), breaking: false, changes: ['query parameter `n`: `minimum` removed (was `1`)'] },
+  { rule: "a parameter's minimum raised", v1: query({ n: number({ minimum: 1 }) }), v2: query({ n: number({ minimum: 2 }) }), breaking: true, changes: ['query parameter `n`: `minimum` raised from `1` to `2`'] },
+  { rule: 'exclusive bounds, as numbers (OpenAPI 3.1)', v1: body(object({ n: number({ exclusiveMinimum: 0, exclusiveMaximum: 10 }) })), v2: body(object({ n: number({ exclusiveMinimum: 1, exclusiveMaximum: 20 }) })), breaking: true, changes: ['request body: `exclusiveMinimum` of `n` raised from `0` to `1`', 'request body: `exclusiveMaximum` of `n` raised from `10` to `20`'], details: [true, false] },
+  { rule: "a request property's pattern set", v1: body(object({ code: string })), v2: body(object({ code: text({ pattern: '^[a-z]+$' }) })), breaking: true, changes: ['request body: `pattern` of `code` set to `^[a-z]+$`'] },
+  { rule: "a request property's pattern changed: tighter or looser cannot be told", v1: body(object({ code: text({ pattern: '^[a-z]+$' }) })), v2: body(object({ code: text({ pattern: '^[a-z0-9]+$' }) })), breaking: true, changes: ['request body: `pattern` of `code` changed from `^[a-z]+$` to `^[a-z0-9]+$`'] },
+  { rule: "a request property's pattern removed", v1: body(object({ code: text({ pattern: '^[a-z]+$' }) })), v2: body(object({ code: string })), breaking: false, changes: ['request body: `pattern` of `code` removed (was `^[a-z]+$`)'] },
+  { rule: "a request property's format set", v1: body(object({ email: string })), v2: body(object({ email: text({ format: 'email' }) })), breaking: true, changes: ['request body: `format` of `email` set to `email`'] },
+  { rule: "a request property's format changed", v1: body(object({ at: text({ format: 'date' }) })), v2: body(object({ at: text({ format: 'date-time' }) })), breaking: true, changes: ['request body: `format` of `at` changed from `date` to `date-time`'] },
+  { rule: "a request property's multipleOf changed", v1: body(object({ n: number({ multipleOf: 2 }) })), v2: body(object({ n: number({ multipleOf: 3 }) })), breaking: true, changes: ['request body: `multipleOf` of `n` changed from `2` to `3`'] },
+  { rule: "a request array's minItems raised and its items made unique", v1: body(object({ tags: { type: 'array', items: string, minItems: 1 } })), v2: body(object({ tags: { type: 'array', items: string, minItems: 2, uniqueItems: true } })), breaking: true, changes: ['request body: `minItems` of `tags` raised from `1` to `2`', 'request body: `uniqueItems` of `tags` set to `true`'], details: [true, true] },
+  { rule: "a request object's minProperties set, maxProperties lowered", v1: body(object({ meta: { type: 'object', maxProperties: 10 } })), v2: body(object({ meta: { type: 'object', maxProperties: 5, minProperties: 1 } })), breaking: true, changes: ['request body: `minProperties` of `meta` set to `1`', 'request body: `maxProperties` of `meta` lowered from `10` to `5`'], details: [true, true] },
+  { rule: 'two allOf parts bound one keyword: the tighter holds', v1: body(object({ name: { allOf: [text({ minLength: 1, maxLength: 10 }), text({ minLength: 2, maxLength: 8 })] } })), v2: body(object({ name: { allOf: [text({ minLength: 1, maxLength: 10 }), text({ minLength: 3, maxLength: 6 })] } })), breaking: true, changes: ['request body: `minLength` of `name` raised from `2` to `3`', 'request body: `maxLength` of `name` lowered from `8` to `6`'], details: [true, true] },
+  { rule: 'two allOf parts with a pattern each: both, as a whole', v1: ok200(object({ code: { allOf: [text({ pattern: '^a', format: 'email' }), text({ pattern: 'b$', format: 'email' })] } })), v2: ok200(object({ code: { allOf: [text({ pattern: '^a', format: 'email' }), text({ pattern: 'c$', format: 'email' })] } })), breaking: true, changes: ['response 200: `pattern` of `code` changed from `["^a","b$"]` to `["^a","c$"]`'] },
+  { rule: 'a keyword no rule reads, in two allOf parts', v1: body(object({ code: { allOf: [text({ not: { const: 'x' } }), text({ not: { const: 'y' } })] } })), v2: body(object({ code: { allOf: [text({ not: { const: 'x' } }), text({ not: { const: 'z' } })] } })), breaking: false, changes: ['request body: changed (not judged): `not` of `code`'] },
+  { rule: "a union's own constraint", v1: ok200(object({ x: { anyOf: [object({ a: string }), object({ b: string })], maxProperties: 3 } })), v2: ok200(object({ x: { anyOf: [object({ a: string }), object({ b: string })], maxProperties: 5 } })), breaking: true, changes: ['response 200: `maxProperties` of `x` raised from `3` to `5`'] },
+  { rule: 'a name required without a schema of its own', v1: body({ type: 'object' }), v2: body({ type: 'object', required: ['token'] }), breaking: true, changes: ['request body: property `token` newly required'] },
+  { rule: 'a constraint of an allOf part', v1: body(object({ name: { allOf: [string, text({ maxLength: 10 })] } })), v2: body(object({ name: { allOf: [string, text({ maxLength: 5 })] } })), breaking: true, changes: ['request body: `maxLength` of `name` lowered from `10` to `5`'] },
+  { rule: "a response property's maxLength raised (it may be longer)", v1: ok200(object({ name: text({ maxLength: 50 }) })), v2: ok200(object({ name: text({ maxLength: 100 }) })), breaking: true, changes: ['response 200: `maxLength` of `name` raised from `50` to `100`'] },
+  { rule: "a response property's maxLength lowered", v1: ok200(object({ name: text({ maxLength: 100 }) })), v2: ok200(object({ name: text({ maxLength: 50 }) })), breaking: false, changes: ['response 200: `maxLength` of `name` lowered from `100` to `50`'] },
+  { rule: "a response property's format removed", v1: ok200(object({ at: text({ format: 'date-time' }) })), v2: ok200(object({ at: string })), breaking: true, changes: ['response 200: `format` of `at` removed (was `date-time`)'] },
+  { rule: "a response property's format set", v1: ok200(object({ at: string })), v2: ok200(object({ at: text({ format: 'date-time' }) })), breaking: false, changes: ['response 200: `format` of `at` set to `date-time`'] },
+  { rule: "a response property's pattern changed", v1: ok200(object({ code: text({ pattern: '^a' }) })), v2: ok200(object({ code: text({ pattern: '^b' }) })), breaking: true, changes: ['response 200: `pattern` of `code` changed from `^a` to `^b`'] },
+  { rule: "a response array's items no longer unique", v1: ok200({ type: 'array', items: string, uniqueItems: true }), v2: ok200({ type: 'array', items: string }), breaking: true, changes: ['response 200: `uniqueItems` removed (was `true`)'] },
+  { rule: "an error response's constraint loosened", v1: { schema: { response: { 200: string, 409: object({ why: text({ maxLength: 10 }) }) } } }, v2: { schema: { response: { 200: string, 409: object({ why: text({ maxLength: 20 }) }) } } }, breaking: false, changes: ['response 409: `maxLength` of `why` raised from `10` to `20`'] },
+  { rule: "an array's items typed where any were taken", v1: body(object({ tags: { type: 'array' } })), v2: body(object({ tags: { type: 'array', items: string } })), breaking: true, changes: ['request body: type of `tags[]` changed from any to `string`'] },
+
+  // Closed bodies: `additionalProperties: false`.
+  { rule: 'a request body closed (other properties are dropped, or refused)', v1: body(object({ n: integer })), v2: body(closed(object({ n: integer }))), breaking: true, changes: ['request body: `additionalProperties` set to `false`'] },
+  { rule: 'a request body opened', v1: body(closed(object({ n: integer }))), v2: body(object({ n: integer })), breaking: false, changes: ['request body: `additionalProperties` removed (was `false`)'] },
+  { rule: 'a request object closed inside the body (TypeBox)', v1: body(Type.Object({ address: Type.Object({ city: Type.String() }) })), v2: body(Type.Object({ address: Type.Object({ city: Type.String() }, { additionalProperties: false }) })), breaking: true, changes: ['request body: `additionalProperties` of `address` set to `false`'] },
+  { rule: 'a success body closed: it sends no more than it listed', v1: ok200(object({ n: integer })), v2: ok200(closed(object({ n: integer }))), breaking: false, changes: ['response 200: `additionalProperties` set to `false`'] },
+  { rule: 'a success body opened: it may send what it promised not to', v1: ok200(closed(object({ n: integer }))), v2: ok200(object({ n: integer })), breaking: true, changes: ['response 200: `additionalProperties` removed (was `false`)'] },
+
+  // What no rule judges is said all the same; what only documents is no change.
+  { rule: 'a default changed: said, not judged', v1: query({ page: number({ default: 1 }) }), v2: query({ page: number({ default: 0 }) }), breaking: false, changes: ['query parameter `page`: changed (not judged): `default`'] },
+  { rule: 'keywords no rule reads, beside one it does', v1: ok200(object({ s: { type: 'string', not: { enum: ['x'] } }, t: string })), v2: ok200(object({ s: { type: 'string', not: { enum: ['y'] }, readOnly: true } })), breaking: true, changes: ['response 200: property `t` removed', 'response 200: changed (not judged): `not`, `readOnly` of `s`'], details: [true, false] },
+  {
+    rule: 'documentation only: summaries, descriptions, examples, operationIds, tags',
+    v1: { schema: { summary: 'One', description: 'The first', operationId: 'one', tags: ['a'], querystring: object({ q: { type: 'string', description: 'A query', examples: ['x'] } }), response: { 200: { description: 'It', type: 'string', title: 'It', examples: ['a'] } } } },
+    v2: { schema: { summary: 'Two', description: 'The second', operationId: 'two', tags: ['b'], querystring: object({ q: { type: 'string', description: 'The query', examples: ['y'] } }), response: { 200: { description: 'That', type: 'string', title: 'That', examples: ['b'] } } } },
+    changes: []
+  },
 
   // Unions and parts.
   { rule: 'a union of plain types narrowed', v1: ok200(object({ id: { anyOf: [integer, string] } })), v2: ok200(object({ id: { oneOf: [string] } })), breaking: false, changes: ['response 200: type of `id` changed from `integer | string` to `string`'] },
