@@ -20,6 +20,8 @@ const number = (constraints: Record<string, unknown>) => ({ type: 'integer', ...
 const closed = (schema: object) => ({ ...schema, additionalProperties: false })
 // TypeBox's enum: a union of literals (`{ anyOf: [{ const: 'a', type: 'string' }, ...] }`).
 const literals = (...values: string[]) => Type.Union(values.map(value => Type.Literal(value)))
+const secured = (...security: Array<Record<string, string[]>>): Side => ({ schema: { security } })
+const withHeaders = (headers: Record<string, unknown>, schema: object = string) => ({ ...schema, headers })
 
 const rows: Row[] = [
   // Parameters: what a client of 1.0 sends.
@@ -136,6 +138,23 @@ const rows: Row[] = [
   { rule: 'a success body closed: it sends no more than it listed', v1: ok200(object({ n: integer })), v2: ok200(closed(object({ n: integer }))), breaking: false, changes: ['response 200: `additionalProperties` set to `false`'] },
   { rule: 'a success body opened: it may send what it promised not to', v1: ok200(closed(object({ n: integer }))), v2: ok200(object({ n: integer })), breaking: true, changes: ['response 200: `additionalProperties` removed (was `false`)'] },
 
+  // Security requirements: what a client of 1.0 sends to be let in.
+  { rule: 'a security requirement where there was none', v1: {}, v2: secured({ bearer: [] }), breaking: true, changes: ['security requirement `bearer` added'] },
+  { rule: 'security requirements removed', v1: secured({ bearer: [] }), v2: {}, breaking: false, changes: ['security requirement `bearer` removed'] },
+  { rule: 'a security requirement replaced', v1: secured({ bearer: [] }), v2: secured({ apiKey: [] }), breaking: true, changes: ['security requirement `bearer` removed', 'security requirement `apiKey` added'], details: [true, false] },
+  { rule: 'another security requirement that will do', v1: secured({ bearer: [] }), v2: secured({ bearer: [] }, { apiKey: [] }), breaking: false, changes: ['security requirement `apiKey` added'] },
+  { rule: 'two schemes needed where one was', v1: secured({ bearer: [] }), v2: secured({ bearer: [], apiKey: [] }), breaking: true, changes: ['security requirement `bearer` removed', 'security requirement `apiKey + bearer` added'], details: [true, false] },
+  { rule: 'more scopes needed', v1: secured({ oauth: ['read'] }), v2: secured({ oauth: ['write', 'read'] }), breaking: true, changes: ['security requirement `oauth (read)` removed', 'security requirement `oauth (read, write)` added'], details: [true, false] },
+  { rule: 'no credentials no longer enough', v1: secured({}, { bearer: [] }), v2: secured({ bearer: [] }), breaking: true, changes: ['security requirement `{}` removed'] },
+  { rule: 'the same requirements in another order', v1: secured({ bearer: [] }, { oauth: ['a', 'b'] }), v2: secured({ oauth: ['b', 'a'] }, { bearer: [] }), changes: [] },
+
+  // Response headers.
+  { rule: "a success response's header removed", v1: ok200(withHeaders({ 'X-Rate': integer })), v2: ok200(string), breaking: true, changes: ['response 200: header `X-Rate` removed'] },
+  { rule: "a success response's header added", v1: ok200(string), v2: ok200(withHeaders({ 'X-Rate': integer })), breaking: false, changes: ['response 200: header `X-Rate` added'] },
+  { rule: "a success response's header of another type, its name in any case", v1: ok200(withHeaders({ 'X-Rate': integer })), v2: ok200(withHeaders({ 'x-rate': string })), breaking: true, changes: ['response 200: header `x-rate`: type changed from `integer` to `string`'] },
+  { rule: "a success response's header may be longer", v1: ok200(withHeaders({ 'X-Id': text({ maxLength: 8 }) })), v2: ok200(withHeaders({ 'X-Id': text({ maxLength: 16 }) })), breaking: true, changes: ['response 200: header `X-Id`: `maxLength` raised from `8` to `16`'] },
+  { rule: "an error response's header removed", v1: { schema: { response: { 200: string, 409: withHeaders({ 'X-Why': string }) } } }, v2: { schema: { response: { 200: string, 409: string } } }, breaking: false, changes: ['response 409: header `X-Why` removed'] },
+
   // What no rule judges is said all the same; what only documents is no change.
   { rule: 'a default changed: said, not judged', v1: query({ page: number({ default: 1 }) }), v2: query({ page: number({ default: 0 }) }), breaking: false, changes: ['query parameter `page`: changed (not judged): `default`'] },
   { rule: 'keywords no rule reads, beside one it does', v1: ok200(object({ s: { type: 'string', not: { enum: ['x'] } }, t: string })), v2: ok200(object({ s: { type: 'string', not: { enum: ['y'] }, readOnly: true } })), breaking: true, changes: ['response 200: property `t` removed', 'response 200: changed (not judged): `not`, `readOnly` of `s`'], details: [true, false] },
@@ -165,7 +184,8 @@ t.test('a row of several changes gives the verdict of each', async t => {
 })
 
 t.test('each rule of apiVersionChanges(): what changed from 1.0 to 2.0, and whether a client of 1.0 can break', async t => {
-  const app = await buildDocs({ problemDetails: true }, { openapi: { openapi: '3.1.0' } }, app => {
+  const securitySchemes = { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' }, oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://example.com/token', scopes: { read: 'Read', write: 'Write', a: 'A', b: 'B' } } } } }
+  const app = await buildDocs({ problemDetails: true }, { openapi: { openapi: '3.1.0', components: { securitySchemes } } }, app => {
     rows.forEach((row, i) => {
       for (const [version, side] of [['1.0', row.v1], ['2.0', row.v2]] as const) {
         app.route({ method: side.method ?? 'GET', url: `/rule${i}${side.url ?? ''}`, apiVersions: version, schema: side.schema, handler: async () => null })

@@ -245,3 +245,125 @@ t.test('paths are matched in linear time: a path of many `{` without `}` is read
   t.ok(performance.now() - start < 1000, `${Math.round(performance.now() - start)} ms`)
   t.same(changes.changed, [], 'the same operation in both')
 })
+
+t.test('what no rule reads is said, not judged, wherever it is; what only documents is no change', async t => {
+  // What a transformObject may write, and @fastify/swagger never does: parameter styles, parameters described by
+  // content, encodings, callbacks, servers, header objects with their own words, OpenAPI 3.0's exclusive flags.
+  const shaped = (version: string): OpenApiDocument['paths'] => {
+    const one = version === '1.0'
+    return {
+      '/shaped': {
+        servers: [{ url: one ? 'https://a.example.com' : 'https://b.example.com' }],
+        summary: one ? 'Old words' : 'New words',
+        post: {
+          'x-internal': one,
+          // A scheme no document defines: the same in both.
+          security: [{ token: [] }],
+          parameters: [
+            { name: 'ids', in: 'query', style: one ? 'form' : 'pipeDelimited', schema: { type: 'array', items: { type: 'string' } } },
+            { name: 'filter', in: 'query', content: { 'application/json': { schema: { type: one ? 'string' : 'integer' } } } },
+            { name: 'n', in: 'query', schema: { type: 'integer', minimum: 0, exclusiveMinimum: !one } }
+          ],
+          requestBody: {
+            required: true,
+            content: { 'multipart/form-data': { schema: { type: 'object' }, encoding: { file: { contentType: one ? 'image/png' : 'image/jpeg' } } } }
+          },
+          callbacks: { done: { '{$request.body#/url}': { post: { responses: { [one ? 200 : 204]: { description: 'ok' } } } } } },
+          responses: {
+            200: {
+              description: one ? 'Fine' : 'Good',
+              headers: {
+                'X-Rate': { required: one, style: one ? 'simple' : undefined, description: one ? 'a' : 'b', schema: { type: 'integer' } },
+                'X-Id': { required: !one, schema: { type: 'string' } }
+              }
+            }
+          }
+        }
+      },
+      '/refs': {
+        get: {
+          responses: {
+            200: {
+              description: 'ok',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      // Compared through its ref: the component changed.
+                      a: { type: 'string', not: { $ref: '#/components/schemas/Banned' } },
+                      // A ref that leads nowhere is its text.
+                      b: { type: 'object', default: { $ref: one ? 'other.json#/x' : 'other.json#/y' } },
+                      // A ref back into itself, the same in both.
+                      c: { $ref: '#/components/schemas/Loop' }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  const app = await buildDocs({ problemDetails: true }, {
+    openapi: { openapi: '3.0.3' },
+    transformObject: ({ document, version }) => ({
+      ...document,
+      paths: { ...document.paths, ...shaped(version) },
+      components: {
+        ...document.components,
+        schemas: {
+          ...document.components?.schemas,
+          Banned: { enum: [version === '1.0' ? 'x' : 'y'] },
+          Loop: { type: 'object', not: { properties: { next: { $ref: '#/components/schemas/Loop' } } } }
+        }
+      }
+    })
+  }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, ok) })
+  const [changes] = app.apiVersionChanges()
+  t.same(changes.changed.map(({ operation, details }) => ({ operation, details })), [
+    {
+      operation: 'GET /refs',
+      details: [
+        { change: 'response 200: changed (not judged): `not` of `a`', breaking: false },
+        { change: 'response 200: changed (not judged): `default` of `b`', breaking: false }
+      ]
+    },
+    {
+      operation: 'POST /shaped',
+      details: [
+        { change: 'query parameter `n`: `exclusiveMinimum` set to `true`', breaking: true },
+        { change: 'response 200: header `X-Rate` no longer required', breaking: true },
+        { change: 'query parameter `filter`: changed (not judged): `content`', breaking: false },
+        { change: 'query parameter `ids`: changed (not judged): `style`', breaking: false },
+        { change: 'request body: changed (not judged): `encoding`', breaking: false },
+        { change: 'response 200: header `X-Id` newly required', breaking: false },
+        { change: 'response 200: header `X-Rate`: changed (not judged): `style`', breaking: false },
+        { change: 'changed (not judged): `callbacks`, `servers`', breaking: false }
+      ]
+    }
+  ])
+})
+
+t.test("security: an operation's own requirements, else the document's; the schemes they name compared, not judged", async t => {
+  const app = await buildDocs({ problemDetails: true }, {
+    openapi: { openapi: '3.1.0', components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    transformObject: ({ document, version }) => ({
+      ...document,
+      ...(version === '2.0' ? { security: [{ bearer: [] }] } : {}),
+      components: { ...document.components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', ...(version === '2.0' ? { bearerFormat: 'JWT' } : {}) } } }
+    })
+  }, app => {
+    // Needs the document's requirement in 2.0.
+    app.get('/inherits', { apiVersions: ['1.0', '2.0'] }, ok)
+    // Open in both, whatever the document says.
+    app.get('/open', { apiVersions: ['1.0', '2.0'], schema: { security: [] } }, ok)
+    // Its own requirement in both: the scheme it names changed.
+    app.get('/own', { apiVersions: ['1.0', '2.0'], schema: { security: [{ bearer: [] }] } }, ok)
+  })
+  t.same(app.apiVersionChanges()[0].changed.map(({ operation, details }) => ({ operation, details })), [
+    { operation: 'GET /inherits', details: [{ change: 'security requirement `bearer` added', breaking: true }] },
+    { operation: 'GET /own', details: [{ change: 'changed (not judged): security scheme `bearer`', breaking: false }] }
+  ])
+})
