@@ -6,15 +6,14 @@ import type { ApiVersionDocument } from './split.js'
 
 /**
  * Where an app with the openapi entry keeps what the release gate (the `fastify-api-versioning` command) reads:
- * a registry symbol, so that the command's build and the app's (ESM or CommonJS) agree on it.
- * @internal
+ * a registry symbol, so that the command's build and the app's (ESM or CommonJS) agree on it. Not exported by the
+ * entry: the command is its only reader.
  */
 export const kReleaseGate = Symbol.for('fastify-api-versioning.openapi.releaseGate')
 
 /**
  * What the release gate reads from an app, once it is ready. It compares with the comparison of
  * `apiVersionChanges()`: a saved document of a version and the current one are a pair, as two versions are.
- * @internal
  */
 export interface ReleaseGate {
   /** The documents as served now, ascending: `apiVersionDocuments()`. */
@@ -32,7 +31,7 @@ interface ReleaseGateSource {
   readonly now: () => number
 }
 
-/** @internal */
+/** The gate of the entry's documents as served now. */
 export function releaseGate (source: ReleaseGateSource): ReleaseGate {
   return {
     documents: () => source.served().documents,
