@@ -1,7 +1,7 @@
 import type { ResolvedOptions } from '../options.js'
 import type { MediaTypeConfig } from '../request/media-type.js'
 import { SEPARATOR, type CollectedRoute } from './collect.js'
-import { compareOperation, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
+import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
 
 /** One change of an operation, and its own verdict. */
@@ -63,8 +63,6 @@ export interface ChangesContext {
   readonly templates: readonly string[]
   readonly segmentName: string | null
 }
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 /** From the combined document: what each version's document writes in its own way. */
 export function changesContext (combined: OpenApiDocument, routes: readonly CollectedRoute[], options: ResolvedOptions): ChangesContext {

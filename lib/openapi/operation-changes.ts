@@ -25,8 +25,9 @@ export interface Side {
 // A `{` ends any match that has not found its `}`: a path of many `{` is read once, not again from each (a path
 // parameter's name has no braces).
 export const PARAMETER = /\{[^{}]*\}/g
+/** The methods of a path item, in OpenAPI's order. */
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 const PLACES = ['path', 'query', 'header', 'cookie']
-const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
 // What the rules of each part read; any other key that is not documentation is compared, not judged.
 const OPERATION_KEYS = new Set(['parameters', 'requestBody', 'responses', 'security', 'deprecated'])
@@ -53,7 +54,7 @@ export function compareOperation (a: Operation, b: Operation, from: Side, to: Si
 }
 
 function whole ({ item, operation }: Operation): Record<string, unknown> {
-  return { ...Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.has(key))), ...operation }
+  return { ...Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.includes(key))), ...operation }
 }
 
 interface Parameter {
