@@ -70,11 +70,12 @@ t.test('the package ships the command, which snapshots an app\'s versions and ch
   t.match(command(['check', '--app', 'app.cjs', '--dir', 'openapi-versions'], 'breaking'), { status: 1, stdout: /property `total` removed/ }, 'CommonJS, breaking')
   t.match(command(['check', '--app', 'nowhere.mjs', '--dir', 'openapi-versions']), { status: 2, stdout: '', stderr: /^fastify-api-versioning: --app nowhere\.mjs: the module failed to load: / }, 'an error is exit 2')
 
-  // As npm links a bin on install (node_modules/.bin, executable): what `npx fastify-api-versioning` runs.
-  mkdirSync(join(modules, '.bin'))
-  chmodSync(bin, 0o755)
-  symlinkSync('../fastify-api-versioning/dist/esm/cli/bin.js', join(modules, '.bin', 'fastify-api-versioning'))
+  // As npm links a bin on install (node_modules/.bin, executable): what `npx fastify-api-versioning` runs. On
+  // Windows npm writes a .cmd shim instead, which runs node on the same file, as above.
   if (process.platform !== 'win32') {
+    mkdirSync(join(modules, '.bin'))
+    chmodSync(bin, 0o755)
+    symlinkSync('../fastify-api-versioning/dist/esm/cli/bin.js', join(modules, '.bin', 'fastify-api-versioning'))
     const linked = spawnSync(join(modules, '.bin', 'fastify-api-versioning'), ['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], {
       cwd: dir, env: { ...env, CHANGE: 'breaking', PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` }, encoding: 'utf8', timeout: 900_000
     })
