@@ -4,7 +4,7 @@ import type { SwaggerTransform } from '@fastify/swagger'
 import apiVersioning from '../lib/index.js'
 import apiVersioningOpenApi, {
   apiVersioningOpenApi as named,
-  type ApiVersionChanges, type ApiVersionDocument, type ApiVersioningOpenApiOptions, type GuardHooks, type OpenApiDocument, type OperationChanges,
+  type ApiVersionChanges, type ApiVersionDocument, type ApiVersioningOpenApiOptions, type GuardHooks, type OpenApiDocument, type OperationChange, type OperationChanges,
   type RouteTransform, type SwaggerConfig
 } from '../lib/openapi/index.js'
 
@@ -66,11 +66,16 @@ expectType<Equal<typeof changes, readonly ApiVersionChanges[]>>()
 expectType<Equal<ApiVersionChanges['from'] | ApiVersionChanges['to'], string>>()
 expectType<Equal<ApiVersionChanges['added'] | ApiVersionChanges['removed'] | ApiVersionChanges['deprecated'], readonly string[]>>()
 expectType<Equal<ApiVersionChanges['changed'], readonly OperationChanges[]>>()
-expectType<Equal<OperationChanges, { readonly operation: string, readonly breaking: boolean, readonly changes: readonly string[] }>>()
+expectType<Equal<OperationChanges, { readonly operation: string, readonly breaking: boolean, readonly changes: readonly string[], readonly details: readonly OperationChange[] }>>()
+// Each change with its own verdict.
+expectType<Equal<OperationChange, { readonly change: string, readonly breaking: boolean }>>()
 const breaking: boolean = changes.some(c => c.removed.length > 0 || c.changed.some(op => op.breaking))
+const breakingLines: string[] = changes.flatMap(c => c.changed.flatMap(op => op.details.filter(d => d.breaking).map(d => `${op.operation}: ${d.change}`)))
 // @ts-expect-error: the changes are read-only
 changes[0].added.push('GET /x')
 // @ts-expect-error: so is each operation's
 changes[0].changed[0].breaking = false
+// @ts-expect-error: and each change's
+changes[0].changed[0].details[0].breaking = false
 const config: SwaggerConfig = { urls: [{ url: '/openapi/1.0.json', name: '1.0' }], 'urls.primaryName': '1.0' }
-export { options, title, paths, config, breaking }
+export { options, title, paths, config, breaking, breakingLines }

@@ -1,32 +1,41 @@
-import type { Comparison } from './changes.js'
-import { code } from './schema-changes.js'
+import type { ApiVersionChanges } from './changes.js'
+import { code } from './code.js'
 import type { ApiVersionDocument } from './split.js'
 
 /**
  * Each version's document, but the first, with what changed since the version before it at the end of its
- * `info.description` (markdown, which docs pages render): breaking changes first. `comparisons[i]` is from
- * `documents[i]` to `documents[i + 1]`, as `compareVersions` makes them.
+ * `info.description` (markdown, which docs pages render): breaking changes first. `changes[i]` is from
+ * `documents[i]` to `documents[i + 1]`, as `apiVersionChanges()` gives them.
  */
-export function describeChanges (documents: readonly ApiVersionDocument[], comparisons: readonly Comparison[]): ApiVersionDocument[] {
+export function describeChanges (documents: readonly ApiVersionDocument[], changes: readonly ApiVersionChanges[]): ApiVersionDocument[] {
   return documents.map((entry, i) => {
     if (i === 0) return entry
     const { description } = entry.document.info
-    const text = markdown(comparisons[i - 1])
+    const text = markdown(changes[i - 1])
     const info = { ...entry.document.info, description: description === undefined ? text : `${description}\n\n${text}` }
     return Object.freeze({ ...entry, document: { ...entry.document, info } })
   })
 }
 
-function markdown (comparison: Comparison): string {
-  const breaking = comparison.removed.map(operation => `${code(operation)} removed`)
+/**
+ * The changes as markdown list items, without the dash, breaking and other apart: "`GET /orders` removed",
+ * "`GET /orders`: response 200: property `total` removed". The release gate prints the same.
+ */
+export function changeLines (changes: ApiVersionChanges): { breaking: string[], other: string[] } {
+  const breaking = changes.removed.map(operation => `${code(operation)} removed`)
   const other = [
-    ...comparison.added.map(operation => `${code(operation)} added`),
-    ...comparison.deprecated.map(operation => `${code(operation)} deprecated`)
+    ...changes.added.map(operation => `${code(operation)} added`),
+    ...changes.deprecated.map(operation => `${code(operation)} deprecated`)
   ]
-  for (const { operation, notes } of comparison.changed) {
-    for (const note of notes) (note.breaking ? breaking : other).push(`${code(operation)}: ${note.text}`)
+  for (const { operation, details } of changes.changed) {
+    for (const { change, breaking: breaks } of details) (breaks ? breaking : other).push(`${code(operation)}: ${change}`)
   }
-  const heading = `### Changes since ${comparison.from}`
+  return { breaking, other }
+}
+
+function markdown (changes: ApiVersionChanges): string {
+  const { breaking, other } = changeLines(changes)
+  const heading = `### Changes since ${changes.from}`
   if (breaking.length + other.length === 0) return `${heading}\n\nNo operation changed.`
   return [heading, ...list('Breaking changes', breaking), ...list('Other changes', other)].join('\n\n')
 }

@@ -1,8 +1,16 @@
 import type { ResolvedOptions } from '../options.js'
-import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
+import type { MediaTypeConfig } from '../request/media-type.js'
 import { SEPARATOR, type CollectedRoute } from './collect.js'
-import { code, compareSchemas, resolveRef, type Role } from './schema-changes.js'
+import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
+
+/** One change of an operation, and its own verdict. */
+export interface OperationChange {
+  /** The sentence, as in `changes`. */
+  readonly change: string
+  /** A client of the earlier version can break on this change. */
+  readonly breaking: boolean
+}
 
 /** What changed in one operation, present in both versions. */
 export interface OperationChanges {
@@ -12,6 +20,8 @@ export interface OperationChanges {
   readonly breaking: boolean
   /** Sentences, breaking ones first: `'response 200: property `total` removed'`. */
   readonly changes: readonly string[]
+  /** The same changes in the same order, each with its verdict. */
+  readonly details: readonly OperationChange[]
 }
 
 /** What changed from one version's document to the next one's. */
@@ -53,22 +63,6 @@ export interface ChangesContext {
   readonly templates: readonly string[]
   readonly segmentName: string | null
 }
-
-interface Operation {
-  readonly label: string
-  readonly path: string
-  readonly item: Record<string, unknown>
-  readonly operation: Record<string, unknown>
-}
-
-interface Side {
-  readonly document: OpenApiDocument
-  readonly version: string
-}
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
-const PLACES = ['path', 'query', 'header', 'cookie']
-const PARAMETER = /\{[^}]*\}/g
 
 /** From the combined document: what each version's document writes in its own way. */
 export function changesContext (combined: OpenApiDocument, routes: readonly CollectedRoute[], options: ResolvedOptions): ChangesContext {
@@ -119,7 +113,10 @@ export function apiVersionChanges (comparisons: readonly Comparison[]): readonly
     removed: Object.freeze([...c.removed]),
     deprecated: Object.freeze([...c.deprecated]),
     changed: Object.freeze(c.changed.map(({ operation, notes }) => Object.freeze({
-      operation, breaking: notes.some(note => note.breaking), changes: Object.freeze(notes.map(note => note.text))
+      operation,
+      breaking: notes.some(note => note.breaking),
+      changes: Object.freeze(notes.map(note => note.text)),
+      details: Object.freeze(notes.map(note => Object.freeze({ change: note.text, breaking: note.breaking })))
     })))
   })))
 }
@@ -138,148 +135,4 @@ function operationsOf (side: Side, context: ChangesContext): Map<string, Operati
     })
   }
   return new Map([...found.keys()].sort().map(key => [key, found.get(key) as Operation]))
-}
-
-function compareOperation (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext): Note[] {
-  const notes: Note[] = []
-  compareParameters(a, b, from, to, context, notes)
-  compareRequestBody(a, b, from, to, context, notes)
-  const responsesA = record(a.operation.responses)
-  const responsesB = record(b.operation.responses)
-  for (const status of [...new Set([...Object.keys(responsesA), ...Object.keys(responsesB)])].sort()) {
-    const role: Role = status.startsWith('2') ? 'success' : 'other'
-    const subject = `response ${status}`
-    if (!Object.hasOwn(responsesB, status)) {
-      notes.push({ text: `${subject} removed`, breaking: role === 'success' })
-    } else if (!Object.hasOwn(responsesA, status)) {
-      notes.push({ text: `${subject} added`, breaking: false })
-    } else {
-      const x = resolveRef(from.document, responsesA[status])
-      const y = resolveRef(to.document, responsesB[status])
-      compareContent(record(x.content), record(y.content), subject, role, from, to, context, notes)
-    }
-  }
-  return notes
-}
-
-interface Parameter { readonly key: string, readonly name: string, readonly place: string, readonly required: boolean, readonly schema: unknown }
-
-/**
- * An operation's parameters with those of its path item, by place and name (a header's name in any case; a
- * path parameter by its position in the path, whatever its name), but the version's own: each document has
- * its own value of them by design.
- */
-function parametersOf (operation: Operation, document: OpenApiDocument, context: ChangesContext): Map<string, Parameter> {
-  const positions = [...operation.path.matchAll(PARAMETER)].map(([match]) => match.slice(1, -1))
-  const found = new Map<string, Parameter>()
-  for (const value of [...asArray(operation.item.parameters), ...asArray(operation.operation.parameters)]) {
-    const parameter = resolveRef(document, value)
-    const name = String(parameter.name)
-    const place = String(parameter.in)
-    const named = place === 'header' ? name.toLowerCase() : name
-    if (context.versionParameters.has(`${place} ${named}`)) continue
-    const key = place === 'path' ? `0 ${String(positions.indexOf(name)).padStart(4, '0')}` : `${PLACES.indexOf(place)} ${named}`
-    found.set(key, { key, name, place, required: parameter.required === true, schema: parameter.schema })
-  }
-  return found
-}
-
-function compareParameters (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
-  const before = parametersOf(a, from.document, context)
-  const after = parametersOf(b, to.document, context)
-  for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const x = before.get(key)
-    const y = after.get(key)
-    if (y === undefined) {
-      // Still sent by a client of the earlier version: the server now ignores or refuses it.
-      notes.push({ text: `${(x as Parameter).place} parameter ${code((x as Parameter).name)} removed`, breaking: true })
-      continue
-    }
-    const subject = `${y.place} parameter ${code(y.name)}`
-    if (x === undefined) {
-      notes.push(y.required ? { text: `required ${subject} added`, breaking: true } : { text: `${subject} added`, breaking: false })
-      continue
-    }
-    // A header's name in another case is the same header.
-    if (x.name !== y.name && x.place === 'path') notes.push({ text: `${x.place} parameter ${code(x.name)} renamed to ${code(y.name)}`, breaking: false })
-    if (!x.required && y.required) notes.push({ text: `${subject} newly required`, breaking: true })
-    if (x.required && !y.required) notes.push({ text: `${subject} no longer required`, breaking: false })
-    for (const change of compareSchemas({ document: from.document, schema: x.schema }, { document: to.document, schema: y.schema }, 'request')) {
-      notes.push({ text: `${subject}: ${change.text}`, breaking: change.breaking })
-    }
-  }
-}
-
-function compareRequestBody (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
-  const x = a.operation.requestBody === undefined ? null : resolveRef(from.document, a.operation.requestBody)
-  const y = b.operation.requestBody === undefined ? null : resolveRef(to.document, b.operation.requestBody)
-  if (x === null && y === null) return
-  if (y === null) {
-    notes.push({ text: 'request body removed', breaking: true })
-    return
-  }
-  if (x === null) {
-    notes.push(y.required === true ? { text: 'required request body added', breaking: true } : { text: 'request body added', breaking: false })
-    return
-  }
-  if (x.required !== true && y.required === true) notes.push({ text: 'request body newly required', breaking: true })
-  if (x.required === true && y.required !== true) notes.push({ text: 'request body no longer required', breaking: false })
-  compareContent(record(x.content), record(y.content), 'request body', 'request', from, to, context, notes)
-}
-
-/**
- * The bodies of a request or response, by media type: a media type removed breaks a client that sends it or
- * asks for it. The media type is named only where there are several.
- */
-function compareContent (
-  a: Record<string, unknown>, b: Record<string, unknown>, subject: string, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[]
-): void {
-  const before = byMediaType(a, from.version, context.mediaType)
-  const after = byMediaType(b, to.version, context.mediaType)
-  const types = [...new Set([...before.keys(), ...after.keys()])].sort()
-  for (const type of types) {
-    const x = before.get(type)
-    const y = after.get(type)
-    if (y === undefined) {
-      notes.push({ text: `${subject}: media type ${code((x as [string, unknown])[0])} removed`, breaking: role !== 'other' })
-    } else if (x === undefined) {
-      notes.push({ text: `${subject}: media type ${code(y[0])} added`, breaking: false })
-    } else {
-      const where = types.length > 1 ? `${subject} (${code(y[0])})` : subject
-      for (const change of compareSchemas({ document: from.document, schema: x[1] }, { document: to.document, schema: y[1] }, role)) {
-        notes.push({ text: `${where}: ${change.text}`, breaking: change.breaking })
-      }
-    }
-  }
-}
-
-/**
- * A body's schemas by media type, the version taken out of the media types that name it (with the media type
- * reader, `application/json; v=2.0` is `application/json` of version 2.0): as written, and the schema.
- */
-function byMediaType (content: Record<string, unknown>, version: string, config: MediaTypeConfig | null): Map<string, [string, unknown]> {
-  const found = new Map<string, [string, unknown]>()
-  for (const [type, media] of Object.entries(content)) found.set(config === null ? type : unversioned(type, version, config), [type, record(media).schema])
-  return found
-}
-
-// The media type the plugin gave the version (see versionMediaTypes): the one it was made from, else itself.
-function unversioned (type: string, version: string, config: MediaTypeConfig): string {
-  const source = config.template ?? config.parameters[0]
-  const candidates: string[] = []
-  if (config.parameters.length > 0) candidates.push(type.slice(0, type.length - `; ${config.parameters[0]}=${version}`.length))
-  if (config.template !== null && config.baseType !== null) {
-    const versioned = config.template.replace('{version}', version)
-    candidates.push(config.baseType + type.slice(versioned.length))
-  }
-  return candidates.find(candidate => withMediaTypeVersion(candidate, version, config, source) === type) ?? type
-}
-
-function asArray (value: unknown): unknown[] {
-  return Array.isArray(value) ? value : []
-}
-
-// What a document leaves out (a response without content) is empty.
-function record (value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? value as Record<string, unknown> : {}
 }

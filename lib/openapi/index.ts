@@ -3,13 +3,14 @@ import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
 import { readClock } from '../lifecycle/clock.js'
 import { kState, type ApiVersioningState } from '../state.js'
-import { apiVersionChanges, changesContext, compareVersions, type ApiVersionChanges } from './changes.js'
+import { apiVersionChanges, changesContext, compareVersions, type ApiVersionChanges, type ChangesContext } from './changes.js'
 import { describeChanges } from './changes-description.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
 import { checkReach } from './reach.js'
+import { kReleaseGate, releaseGate } from './release-gate.js'
 import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
@@ -17,7 +18,7 @@ import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
 
-export type { ApiVersionChanges, OperationChanges } from './changes.js'
+export type { ApiVersionChanges, OperationChange, OperationChanges } from './changes.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
 export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from './split.js'
@@ -42,6 +43,8 @@ interface Served {
   readonly period: number
   readonly documents: readonly ApiVersionDocument[]
   readonly changes: readonly ApiVersionChanges[]
+  /** What the documents write for their version by design: the release gate compares with it too. */
+  readonly context: ChangesContext
   /** By version key: the document as JSON and as YAML text, made on first request. */
   readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
   readonly config: SwaggerConfig
@@ -96,12 +99,14 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       options: versioning, errorObjects, transformObject: options.transformObject, paths, time
     })
     // Compared as served: the same period's documents, after transformObject.
-    const comparisons = compareVersions(split, changesContext(combined, collector.routes, versioning))
-    const documents = Object.freeze(describeChanges(split, comparisons))
+    const context = changesContext(combined, collector.routes, versioning)
+    const changes = apiVersionChanges(compareVersions(split, context))
+    const documents = Object.freeze(describeChanges(split, changes))
     served = {
       period,
       documents,
-      changes: apiVersionChanges(comparisons),
+      changes,
+      context,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
       config: swaggerConfig(documents, options.routePrefix)
     }
@@ -123,6 +128,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
   fastify.decorate('apiVersionChanges', () => serve().changes)
+  fastify.decorate(kReleaseGate, releaseGate({ served: serve, policies: versioning.policies, now: clock }))
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
   const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }

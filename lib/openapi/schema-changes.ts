@@ -1,4 +1,8 @@
+import { code } from './code.js'
+import { combine, compareConstraint, constraintsOf, CONSTRAINTS } from './constraints.js'
+import { resolveRef } from './resolve-ref.js'
 import type { OpenApiDocument } from './split.js'
+import { canonical, isDocumentation, notJudged } from './unjudged.js'
 import { isObject } from '../util/is-object.js'
 
 /**
@@ -40,10 +44,21 @@ const BREAKING = {
   'enum-value-removed': { request: true, success: false },
   'enum-restricted': { request: true, success: false },
   'enum-unrestricted': { request: false, success: true },
-  'schema-changed': { request: true, success: true }
+  'schema-changed': { request: true, success: true },
+  // A constraint that takes fewer values (a lower maxLength, a pattern or format set, a body closed by
+  // `additionalProperties: false`), more, or other ones (a pattern changed: neither can be told).
+  'constraint-tightened': { request: true, success: false },
+  'constraint-loosened': { request: false, success: true },
+  'constraint-changed': { request: true, success: true },
+  // What no rule reads: said, with no verdict.
+  'not-judged': { request: false, success: false }
 } as const
 
-const EMPTY: Record<string, unknown> = Object.freeze({})
+// The keywords a shape is read from (with the constraints, and how a schema is written: refs and their names).
+const SHAPE_KEYWORDS = new Set<string>([
+  'type', 'enum', 'const', 'properties', 'required', 'items', 'allOf', 'anyOf', 'oneOf', 'nullable',
+  '$ref', '$id', '$schema', '$anchor', '$defs', 'definitions', ...CONSTRAINTS
+])
 
 /** A schema as compared: its types, values, properties and items, whatever keywords spelled them. */
 interface Shape {
@@ -52,34 +67,12 @@ interface Shape {
   properties: Map<string, unknown>
   required: Set<string>
   items: unknown
-  /** The alternatives of a union that is more than a nullable type or a list of types. */
+  /** The alternatives of a union that is more than a nullable type, a list of types or an enum. */
   union: unknown[] | null
-}
-
-// More refs in a row than any document needs: a ref that leads back to itself.
-const MAX_HOPS = 32
-
-/**
- * Follows a local `$ref` (`#/components/schemas/Order`, or any JSON pointer into the document) to what it
- * names, through refs to refs; an object for any schema (`true`, a ref it cannot follow: any value).
- */
-export function resolveRef (document: OpenApiDocument, value: unknown): Record<string, unknown> {
-  let current = value
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
-    if (hops === MAX_HOPS) return EMPTY
-    current = pointer(document, current.$ref)
-  }
-  return isObject(current) ? current : EMPTY
-}
-
-// Another document's ref (no '#/') names nothing here.
-function pointer (document: OpenApiDocument, ref: string): unknown {
-  let target: unknown = ref.startsWith('#/') ? document : undefined
-  for (const token of ref.slice(2).split('/')) {
-    const key = token.replaceAll('~1', '/').replaceAll('~0', '~')
-    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined
-  }
-  return target
+  /** The constraints set (see constraintsOf). */
+  constraints: Map<string, unknown>
+  /** The keywords no rule reads, but documentation, as canonical text (a list where `allOf` parts add up). */
+  extras: Map<string, string[]>
 }
 
 /** What differs from `from` to `to`, property by property, in the order of the properties' names. */
@@ -87,8 +80,11 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
   const changes: SchemaChange[] = []
   // The pairs of schemas being compared, outer to inner: a recursive schema meets a pair again, and stops there.
   const open = new Map<object, Set<object>>()
+  function say (kind: Kind, text: string): void {
+    changes.push({ text, breaking: role !== 'other' && BREAKING[kind][role] })
+  }
   function emit (kind: Kind, path: string, detail: string): void {
-    changes.push({ text: sentence(kind, path, detail), breaking: role !== 'other' && BREAKING[kind][role] })
+    say(kind, sentence(kind, path, detail))
   }
   function compare (a: unknown, b: unknown, path: string): void {
     const x = resolveRef(from.document, a)
@@ -102,6 +98,7 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
   }
   function compareShapes (x: Shape, y: Shape, path: string): void {
     if (x.union !== null || y.union !== null) {
+      compareOwn(x, y, path)
       // Alternatives in the same places are compared in place; others cannot be matched up: said, as a whole.
       if (x.union?.length === y.union?.length) (x.union as unknown[]).forEach((branch, i) => compare(branch, (y.union as unknown[])[i], path))
       else emit('schema-changed', path, '')
@@ -110,23 +107,42 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
     if (!sameSet(x.types, y.types)) {
       const kind = covers(y.types, x.types) ? 'type-widened' : covers(x.types, y.types) ? 'type-narrowed' : 'type-changed'
       emit(kind, path, `from ${typeText(x.types)} to ${typeText(y.types)}`)
-      // Another kind of value: what its properties or items were is no longer the question.
+      // Another kind of value: what its properties, items or bounds were is no longer the question.
       if (x.types.length > 0 && y.types.length > 0 && !x.types.some(type => y.types.includes(type))) return
     }
     compareValues(x.values, y.values, path)
-    for (const name of [...new Set([...x.properties.keys(), ...y.properties.keys()])].sort()) {
+    compareOwn(x, y, path)
+    compareProperties(x, y, path)
+    // No items is any items.
+    if (x.items !== undefined || y.items !== undefined) compare(x.items, y.items, `${path}[]`)
+  }
+  function compareProperties (x: Shape, y: Shape, path: string): void {
+    // A name may be required without a schema of its own.
+    const names = new Set([...x.properties.keys(), ...y.properties.keys(), ...x.required, ...y.required])
+    for (const name of [...names].sort()) {
       const child = path === '' ? name : `${path}.${name}`
-      if (!y.properties.has(name)) {
+      const before = x.properties.has(name)
+      const after = y.properties.has(name)
+      if (before && !after) {
         emit('property-removed', child, '')
-      } else if (!x.properties.has(name)) {
+      } else if (after && !before) {
         emit(y.required.has(name) ? 'required-property-added' : 'property-added', child, '')
       } else {
         if (!x.required.has(name) && y.required.has(name)) emit('newly-required', child, '')
         if (x.required.has(name) && !y.required.has(name)) emit('no-longer-required', child, '')
-        compare(x.properties.get(name), y.properties.get(name), child)
+        if (before) compare(x.properties.get(name), y.properties.get(name), child)
       }
     }
-    if (x.items !== undefined && y.items !== undefined) compare(x.items, y.items, `${path}[]`)
+  }
+  // The schema's own constraints, then what no rule reads.
+  function compareOwn (x: Shape, y: Shape, path: string): void {
+    for (const key of CONSTRAINTS) {
+      const change = compareConstraint(key, x.constraints.get(key), y.constraints.get(key))
+      if (change !== null) say(`constraint-${change.direction}`, `${code(key)}${at(path)} ${change.detail}`)
+    }
+    const keys = [...new Set([...x.extras.keys(), ...y.extras.keys()])]
+      .filter(key => JSON.stringify(x.extras.get(key)) !== JSON.stringify(y.extras.get(key))).sort()
+    if (keys.length > 0) say('not-judged', notJudged(keys, at(path)))
   }
   function compareValues (x: unknown[] | null, y: unknown[] | null, path: string): void {
     if (x === null && y === null) return
@@ -141,28 +157,35 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
   return changes
 }
 
+// Where in a schema, after a word: ' of `items[].total`', or nothing for the schema itself.
+function at (path: string): string {
+  return path === '' ? '' : ` of ${code(path)}`
+}
+
 /** The sentence of a change at a property path ('' for the schema itself); fixed words around the names. */
 function sentence (kind: Kind, path: string, detail: string): string {
-  const at = path === '' ? '' : ` of ${code(path)}`
+  const of = at(path)
   switch (kind) {
     case 'property-added': return `property ${code(path)} added`
     case 'required-property-added': return `required property ${code(path)} added`
     case 'property-removed': return `property ${code(path)} removed`
     case 'newly-required': return `property ${code(path)} newly required`
     case 'no-longer-required': return `property ${code(path)} no longer required`
-    case 'enum-value-added': return `value ${detail} added to the enum${at}`
-    case 'enum-value-removed': return `value ${detail} removed from the enum${at}`
-    case 'enum-restricted': return `values${at} restricted to ${detail}`
-    case 'enum-unrestricted': return `values${at} no longer restricted`
-    case 'schema-changed': return `schema${at} changed`
-    default: return `type${at} changed ${detail}`
+    case 'enum-value-added': return `value ${detail} added to the enum${of}`
+    case 'enum-value-removed': return `value ${detail} removed from the enum${of}`
+    case 'enum-restricted': return `values${of} restricted to ${detail}`
+    case 'enum-unrestricted': return `values${of} no longer restricted`
+    case 'schema-changed': return `schema${of} changed`
+    default: return `type${of} changed ${detail}`
   }
 }
 
 /**
- * A schema's types, values, properties and items. `allOf` adds its parts up; a union of one schema and `null`
- * is that schema, nullable; a union of plain types is those types; another union is kept as its alternatives.
- * `open` holds the schemas being shaped, outer to inner: a schema that is part of itself adds nothing more.
+ * A schema's types, values, properties, items, constraints and what no rule reads. `allOf` adds its parts up; a
+ * union of one schema and `null` is that schema, nullable; a union of single values of one type is an enum of
+ * them (TypeBox's union of literals); a union of plain types is those types; another union is kept as its
+ * alternatives. `open` holds the schemas being shaped, outer to inner: a schema that is part of itself adds
+ * nothing more.
  */
 function shape (document: OpenApiDocument, schema: Record<string, unknown>, open: Set<object>): Shape {
   const result: Shape = {
@@ -171,7 +194,9 @@ function shape (document: OpenApiDocument, schema: Record<string, unknown>, open
     properties: new Map(isObject(schema.properties) ? Object.entries(schema.properties) : []),
     required: new Set(Array.isArray(schema.required) ? schema.required.map(String) : []),
     items: schema.items,
-    union: null
+    union: null,
+    constraints: constraintsOf(schema),
+    extras: new Map(Object.entries(schema).filter(([key, value]) => isExtra(key, value)).map(([key, value]) => [key, [canonical(document, value)]]))
   }
   if (open.has(schema)) return result
   open.add(schema)
@@ -182,9 +207,16 @@ function shape (document: OpenApiDocument, schema: Record<string, unknown>, open
   if (union !== null) {
     const branches = parts(union)
     const others = branches.filter(branch => !isNull(branch))
-    if (others.length === 1) merge(result, others[0])
-    else if (others.every(isPlainType)) result.types.push(...others.flatMap(branch => branch.types))
-    else result.union = schema[union] as unknown[]
+    if (others.length === 1) {
+      merge(result, others[0])
+    } else if (isEnum(others)) {
+      result.types.push(...others[0].types)
+      result.values ??= others.flatMap(branch => branch.values as unknown[])
+    } else if (others.every(isPlainType)) {
+      result.types.push(...others.flatMap(branch => branch.types))
+    } else {
+      result.union = schema[union] as unknown[]
+    }
     if (others.length < branches.length) result.types.push('null')
   }
   open.delete(schema)
@@ -197,6 +229,11 @@ function shape (document: OpenApiDocument, schema: Record<string, unknown>, open
   return result
 }
 
+// A keyword no rule reads: not the shape's own nor documentation; `additionalProperties` when it is a schema.
+function isExtra (key: string, value: unknown): boolean {
+  return SHAPE_KEYWORDS.has(key) ? key === 'additionalProperties' && isObject(value) : !isDocumentation(key)
+}
+
 function merge (into: Shape, part: Shape): void {
   into.types.push(...part.types)
   into.values ??= part.values
@@ -204,14 +241,27 @@ function merge (into: Shape, part: Shape): void {
   for (const name of part.required) into.required.add(name)
   into.items ??= part.items
   into.union ??= part.union
+  for (const [key, value] of part.constraints) into.constraints.set(key, into.constraints.has(key) ? combine(key, into.constraints.get(key), value) : value)
+  for (const [key, texts] of part.extras) into.extras.set(key, [...into.extras.get(key) ?? [], ...texts])
 }
 
 function isNull (branch: Shape): boolean {
   return branch.types.length === 1 && branch.types[0] === 'null'
 }
 
+// Nothing but types and values: no properties, items, alternatives, constraints or other keywords.
+function isBare (branch: Shape): boolean {
+  return branch.properties.size === 0 && branch.items === undefined && branch.union === null && branch.constraints.size === 0 && branch.extras.size === 0
+}
+
 function isPlainType (branch: Shape): boolean {
-  return branch.types.length > 0 && branch.values === null && branch.properties.size === 0 && branch.items === undefined && branch.union === null
+  return branch.types.length > 0 && branch.values === null && isBare(branch)
+}
+
+// Alternatives that are each one value, all of the same type (or all untyped).
+function isEnum (branches: Shape[]): boolean {
+  return branches.length > 1 && branches.every(branch => branch.values?.length === 1 && branch.types.length <= 1 &&
+    sameSet(branch.types, branches[0].types) && isBare(branch))
 }
 
 function sameSet (a: readonly string[], b: readonly string[]): boolean {
@@ -229,16 +279,4 @@ function typeText (types: readonly string[]): string {
 
 function valueText (value: unknown): string {
   return code(JSON.stringify(value))
-}
-
-/**
- * A name as markdown code, whatever it holds: fenced by more backticks than it has in a row, and control
- * characters (a newline would end the list item) written as escapes.
- */
-export function code (text: string): string {
-  const escaped = text.replace(/\p{Cc}/gu, c => JSON.stringify(c).slice(1, -1))
-  const longest = Math.max(0, ...(escaped.match(/`+/g) ?? []).map(run => run.length))
-  const fence = '`'.repeat(longest + 1)
-  const pad = escaped.startsWith('`') || escaped.endsWith('`') ? ' ' : ''
-  return fence + pad + escaped + pad + fence
 }

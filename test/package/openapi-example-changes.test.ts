@@ -13,7 +13,12 @@ t.test('the example service serves what changed from each version to the next, a
       added: ['POST /orders'],
       removed: [],
       deprecated: [],
-      changed: [{ operation: 'GET /orders', breaking: true, changes: ['response 200: type of `[]` changed from `string` to `object`'] }]
+      changed: [{
+        operation: 'GET /orders',
+        breaking: true,
+        changes: ['response 200: type of `[]` changed from `string` to `object`'],
+        details: [{ change: 'response 200: type of `[]` changed from `string` to `object`', breaking: true }]
+      }]
     }
   ])
   const description = async (version: string) => (await (await fetch(`${base}/openapi/${version}.json`)).json()).info.description

@@ -54,3 +54,12 @@ t.test('without a description of its own, a document says only what changed; aft
   })
   t.equal(documentOf(added, '2.0').info.description, '### Changes since 1.0\n\n**Other changes**\n\n- `GET /b` added', 'no breaking changes: no such list')
 })
+
+t.test('an operation that differs only where no rule judges is said to have changed, never "No operation changed."', async t => {
+  const page = (fallback: number) => ({ type: 'object', properties: { page: { type: 'integer', default: fallback } } })
+  const app = await buildDocs({ problemDetails: true }, {}, app => {
+    app.get('/orders', { apiVersions: '1.0', schema: { querystring: page(1), summary: 'Orders' } }, ok)
+    app.get('/orders', { apiVersions: '2.0', schema: { querystring: page(0), summary: 'The orders' } }, ok)
+  })
+  t.equal(documentOf(app, '2.0').info.description, '### Changes since 1.0\n\n**Other changes**\n\n- `GET /orders`: query parameter `page`: changed (not judged): `default`')
+})

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { ApiVersion } from '../api-version.js'
+import { changeLines } from '../openapi/changes-description.js'
+import type { ReleaseGate } from '../openapi/release-gate.js'
+import type { ApiVersionDocument, OpenApiDocument } from '../openapi/split.js'
+import { NOT_JUDGED } from '../openapi/unjudged.js'
+import { isObject } from '../util/is-object.js'
+import { Failure, messageOf } from './failure.js'
+import type { Io } from './io.js'
+import { savedVersions, type SavedVersion } from './saved-versions.js'
+
+/** What the check found for one saved version: its changes, breaking ones apart. */
+interface Finding {
+  readonly breaking: string[]
+  readonly other: string[]
+}
+
+/**
+ * Compares each saved version's document with the one the app serves for that version now, as
+ * `apiVersionChanges()` compares two versions, and says what changed: 1 when a saved version changed in a way
+ * that breaks its clients, or is gone without an enforced sunset that retired it; else 0. A version the app
+ * serves that is not saved is new: nothing to hold it to.
+ */
+export async function check (gate: ReleaseGate, given: string, io: Io): Promise<number> {
+  const dir = resolve(io.cwd, given)
+  const saved = await savedVersions(dir, given)
+  if (saved.length === 0) {
+    throw new Failure(`--dir ${given} has no saved version (<version>.json): run snapshot when you release a version, then check`)
+  }
+  const current = new Map(gate.documents().map(entry => [ApiVersion.parse(entry.version).key, entry]))
+  const broken: string[] = []
+  let unjudged = 0
+  for (const entry of saved) {
+    const document = await readSaved(dir, given, entry)
+    const now = current.get(entry.key)
+    current.delete(entry.key)
+    const finding = now === undefined ? gone(gate, entry.version) : compared(gate, entry.version, document, now)
+    if (finding.breaking.length > 0) broken.push(entry.version)
+    unjudged += finding.other.filter(line => line.includes(`${NOT_JUDGED}:`)).length
+    io.stdout.write(report(entry.version, finding))
+  }
+  for (const { version } of current.values()) io.stdout.write(`${version}: new, not saved (snapshot saves it when you release it)\n`)
+  io.stdout.write('\n' + summary(saved.length, broken, unjudged))
+  return broken.length > 0 ? 1 : 0
+}
+
+async function readSaved (dir: string, given: string, { file }: SavedVersion): Promise<OpenApiDocument> {
+  let document: unknown
+  try {
+    document = JSON.parse(await readFile(join(dir, file), 'utf8'))
+  } catch (error) {
+    throw new Failure(`--dir ${given}: ${file} cannot be read as JSON (${messageOf(error)}): restore it as snapshot wrote it, from version control`)
+  }
+  if (!isObject(document) || !isObject(document.paths)) {
+    throw new Failure(`--dir ${given}: ${file} is no OpenAPI document (it has no paths): restore it as snapshot wrote it, from version control`)
+  }
+  return document as unknown as OpenApiDocument
+}
+
+function compared (gate: ReleaseGate, version: string, document: OpenApiDocument, now: ApiVersionDocument): Finding {
+  return changeLines(gate.compare({ version, deprecated: false, document }, now))
+}
+
+// A version the app no longer serves: its clients get errors, unless its enforced sunset said so beforehand.
+function gone (gate: ReleaseGate, version: string): Finding {
+  const date = gate.retiredOn(version)
+  if (date !== null) return { breaking: [], other: [`retired by its enforced sunset on ${date}`] }
+  return {
+    breaking: [`no longer served, and no enforced sunset retired it: serve it again, or retire it with policies['${version}'].sunset ({ date, enforce: true }) once that date has passed`],
+    other: []
+  }
+}
+
+function report (version: string, { breaking, other }: Finding): string {
+  if (breaking.length + other.length === 0) return `${version}: no change\n`
+  const lines = [`${version}: ${count(breaking.length, 'breaking change')}, ${count(other.length, 'other change')}`]
+  if (breaking.length > 0) lines.push('  breaking:', ...breaking.map(line => `  - ${line}`))
+  if (other.length > 0) lines.push('  other:', ...other.map(line => `  - ${line}`))
+  return lines.join('\n') + '\n'
+}
+
+function summary (checked: number, broken: readonly string[], unjudged: number): string {
+  const review = unjudged === 0 ? '' : ` Not judged: ${count(unjudged, 'change')} (read above).`
+  if (broken.length === 0) return `No breaking change in ${count(checked, 'saved version')}.${review}\n`
+  return `Breaking changes in ${broken.join(', ')}: a released version must not break its clients. Undo them, or make them in a new version.${review}\n`
+}
+
+function count (n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
+}

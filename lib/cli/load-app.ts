@@ -1,0 +1,66 @@
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { kReleaseGate, type ReleaseGate } from '../openapi/release-gate.js'
+import { isObject } from '../util/is-object.js'
+import { Failure, messageOf } from './failure.js'
+
+/** A Fastify instance, as far as the command uses one. */
+export interface App {
+  ready (): PromiseLike<unknown>
+  close (): PromiseLike<unknown>
+  [kReleaseGate]?: ReleaseGate
+}
+
+/**
+ * The app of `--app`: the module, imported by its absolute file URL (resolved from `cwd`), default-exports a
+ * Fastify instance (in CommonJS, `module.exports` is the default export) or a function that returns one, or a
+ * promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens. Given in an object:
+ * a Fastify instance is a thenable (it loads its plugins), which a promise would wait for.
+ */
+export async function loadApp (specifier: string, cwd: string): Promise<{ app: App }> {
+  const flag = `--app ${specifier}`
+  let module: Record<string, unknown>
+  try {
+    module = await import(pathToFileURL(resolve(cwd, specifier)).href)
+  } catch (error) {
+    throw new Failure(`${flag}: the module failed to load: ${messageOf(error)}`)
+  }
+  if (!Object.hasOwn(module, 'default')) {
+    throw new Failure(`${flag}: the module has no default export (its exports: [${Object.keys(module).join(', ')}]): export default your Fastify instance, or a function returning one`)
+  }
+  let app = module.default
+  if (typeof app === 'function') {
+    try {
+      app = await app()
+    } catch (error) {
+      throw new Failure(`${flag}: its default export, a function, failed: ${messageOf(error)}`)
+    }
+    if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance`)
+  } else if (!isApp(app)) {
+    throw new Failure(`${flag}: its default export is ${describe(app)}: expected a Fastify instance, or a function returning one`)
+  }
+  return { app }
+}
+
+/** Makes the app ready, and gives what the openapi entry keeps for the command. */
+export async function gateOf (app: App, specifier: string): Promise<ReleaseGate> {
+  try {
+    await app.ready()
+  } catch (error) {
+    throw new Failure(`--app ${specifier}: the app failed to start (ready()): ${messageOf(error)}`)
+  }
+  const gate = app[kReleaseGate]
+  if (gate === undefined) {
+    throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
+  }
+  return gate
+}
+
+function isApp (value: unknown): value is App {
+  return isObject(value) && typeof value.ready === 'function' && typeof value.close === 'function'
+}
+
+function describe (value: unknown): string {
+  if (Array.isArray(value)) return 'an array'
+  return isObject(value) ? `an object with keys [${Object.keys(value).join(', ')}]` : String(value)
+}

@@ -1,0 +1,30 @@
+import { readdir } from 'node:fs/promises'
+import { ApiVersion } from '../api-version.js'
+import { Failure, messageOf } from './failure.js'
+
+/** A saved document: its file, and the version its name says. */
+export interface SavedVersion {
+  readonly file: string
+  readonly version: string
+  readonly key: string
+}
+
+/**
+ * The saved documents of a folder: its files named `<version>.json`, in version order. Other files are not the
+ * gate's, and are left out.
+ */
+export async function savedVersions (dir: string, given: string): Promise<SavedVersion[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    throw new Failure(`--dir ${given}: cannot read the folder: ${messageOf(error)}`)
+  }
+  const found: Array<SavedVersion & { parsed: ApiVersion }> = []
+  for (const file of names) {
+    const version = file.endsWith('.json') ? file.slice(0, -5) : ''
+    const parsed = ApiVersion.tryParse(version)
+    if (parsed !== null) found.push({ file, version, key: parsed.key, parsed })
+  }
+  return found.sort((a, b) => a.parsed.compareTo(b.parsed)).map(({ file, version, key }) => ({ file, version, key }))
+}

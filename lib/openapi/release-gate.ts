@@ -1,0 +1,44 @@
+import { ApiVersion } from '../api-version.js'
+import type { VersionPolicy } from '../lifecycle/policies.js'
+import { apiVersionChanges, compareVersions, type ApiVersionChanges, type ChangesContext } from './changes.js'
+import { isRetired } from './lifecycle.js'
+import type { ApiVersionDocument } from './split.js'
+
+/**
+ * Where an app with the openapi entry keeps what the release gate (the `fastify-api-versioning` command) reads:
+ * a registry symbol, so that the command's build and the app's (ESM or CommonJS) agree on it. Not exported by the
+ * entry: the command is its only reader.
+ */
+export const kReleaseGate = Symbol.for('fastify-api-versioning.openapi.releaseGate')
+
+/**
+ * What the release gate reads from an app, once it is ready. It compares with the comparison of
+ * `apiVersionChanges()`: a saved document of a version and the current one are a pair, as two versions are.
+ */
+export interface ReleaseGate {
+  /** The documents as served now, ascending: `apiVersionDocuments()`. */
+  documents (): readonly ApiVersionDocument[]
+  /** What changed from a version's saved document to its current one, as `apiVersionChanges()` says it. */
+  compare (saved: ApiVersionDocument, current: ApiVersionDocument): ApiVersionChanges
+  /** The date (ISO 8601) of the enforced sunset that retired a version by now, or null when none did. */
+  retiredOn (version: string): string | null
+}
+
+/** What the entry gives the gate: its documents and changes context as served now, its policies and clock. */
+interface ReleaseGateSource {
+  readonly served: () => { readonly documents: readonly ApiVersionDocument[], readonly context: ChangesContext }
+  readonly policies: ReadonlyMap<string, VersionPolicy>
+  readonly now: () => number
+}
+
+/** The gate of the entry's documents as served now. */
+export function releaseGate (source: ReleaseGateSource): ReleaseGate {
+  return {
+    documents: () => source.served().documents,
+    compare: (saved, current) => apiVersionChanges(compareVersions([saved, current], source.served().context))[0],
+    retiredOn (version) {
+      const policy = source.policies.get(ApiVersion.parse(version).key)
+      return isRetired(policy, source.now()) ? new Date((policy as VersionPolicy).sunsetAt as number).toISOString() : null
+    }
+  }
+}

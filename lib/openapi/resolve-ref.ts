@@ -1,0 +1,30 @@
+import type { OpenApiDocument } from './split.js'
+import { isObject } from '../util/is-object.js'
+
+const EMPTY: Record<string, unknown> = Object.freeze({})
+
+// More refs in a row than any document needs: a ref that leads back to itself.
+const MAX_HOPS = 32
+
+/**
+ * Follows a local `$ref` (`#/components/schemas/Order`, or any JSON pointer into the document) to what it
+ * names, through refs to refs; an object for any schema (`true`, a ref it cannot follow: any value).
+ */
+export function resolveRef (document: OpenApiDocument, value: unknown): Record<string, unknown> {
+  let current = value
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
+    if (hops === MAX_HOPS) return EMPTY
+    current = pointer(document, current.$ref)
+  }
+  return isObject(current) ? current : EMPTY
+}
+
+// Another document's ref (no '#/') names nothing here.
+function pointer (document: OpenApiDocument, ref: string): unknown {
+  let target: unknown = ref.startsWith('#/') ? document : undefined
+  for (const token of ref.slice(2).split('/')) {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~')
+    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined
+  }
+  return target
+}

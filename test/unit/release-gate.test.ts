@@ -1,0 +1,170 @@
+import t, { type Test } from 'tap'
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { main } from '../../lib/cli/main.js'
+import { served, type Variant } from './fixtures/release-gate/app.js'
+
+// The release gate, `fastify-api-versioning snapshot|check --app <module> --dir <folder>`, run in this process:
+// main() with its output collected. The app modules are in fixtures/release-gate/; app.ts builds the app that
+// `served.variant` names, each a change to the app as released (1.0 and 2.0).
+const fixtures = join(import.meta.dirname, 'fixtures', 'release-gate')
+
+interface Run { code: number, stdout: string, stderr: string }
+
+async function gate (t: Test, argv: string[], variant: Variant = 'released'): Promise<Run> {
+  served.variant = variant
+  t.teardown(() => { served.variant = 'released' })
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures })
+  return { code, stdout, stderr }
+}
+
+const released = async (t: Test): Promise<string> => {
+  const dir = t.testdir()
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' })
+  return dir
+}
+
+t.test('snapshot writes each version\'s document as served; check finds no change in the same app', async t => {
+  const dir = await released(t)
+  const text = readFileSync(join(dir, '2.0.json'), 'utf8')
+  t.equal(text, JSON.stringify(JSON.parse(text), null, 2) + '\n', 'pretty JSON, one line at the end')
+  t.same(JSON.parse(text).info, { title: '@fastify/swagger', version: '2.0', description: JSON.parse(text).info.description }, 'the document, as /openapi/2.0.json serves it')
+  t.match(JSON.parse(text).paths['/orders'].get.responses['200'].content['application/json'].schema, { required: ['total'] })
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir]), {
+    code: 0,
+    stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
+    stderr: ''
+  })
+  // Again: the same text, so a saved version changes in version control only when its document does.
+  await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir])
+  t.equal(readFileSync(join(dir, '2.0.json'), 'utf8'), text, 'stable')
+})
+
+t.test('check: a saved version changed in a way that breaks its clients is exit 1, each breaking change listed', async t => {
+  const dir = await released(t)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'breaking'), {
+    code: 1,
+    stdout: [
+      '1.0: 2 breaking changes, 0 other changes',
+      '  breaking:',
+      '  - `GET /orders/{id}` removed',
+      '  - `GET /orders`: response 200: property `total` removed',
+      '2.0: no change',
+      '',
+      'Breaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.',
+      ''
+    ].join('\n'),
+    stderr: ''
+  })
+})
+
+t.test('check: changes that break no client, and a new version, are exit 0, listed; what no rule judges is pointed out', async t => {
+  const dir = await released(t)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'additive'), {
+    code: 0,
+    stdout: [
+      '1.0: 0 breaking changes, 2 other changes',
+      '  other:',
+      '  - `POST /orders` added',
+      '  - `GET /orders/{id}`: query parameter `page`: changed (not judged): `default`',
+      '2.0: 0 breaking changes, 1 other change',
+      '  other:',
+      '  - `GET /orders/{id}`: query parameter `page`: changed (not judged): `default`',
+      '3.0: new, not saved (snapshot saves it when you release it)',
+      '',
+      'No breaking change in 2 saved versions. Not judged: 2 changes (read above).',
+      ''
+    ].join('\n'),
+    stderr: ''
+  })
+})
+
+t.test('check: a saved version the app no longer serves is fine only when its enforced sunset retired it', async t => {
+  const dir = await released(t)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'retired'), {
+    code: 0,
+    stdout: '1.0: 0 breaking changes, 1 other change\n  other:\n  - retired by its enforced sunset on 2020-01-01T00:00:00.000Z\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
+    stderr: ''
+  })
+  const gone = await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'gone')
+  t.equal(gone.code, 1)
+  t.equal(gone.stdout, '1.0: 1 breaking change, 0 other changes\n  breaking:\n' +
+    "  - no longer served, and no enforced sunset retired it: serve it again, or retire it with policies['1.0'].sunset ({ date, enforce: true }) once that date has passed\n" +
+    '2.0: no change\n\nBreaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.\n')
+})
+
+t.test('snapshot saves the versions served now and leaves the other files of the folder as they are', async t => {
+  const dir = await released(t)
+  writeFileSync(join(dir, 'notes.txt'), 'ours')
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'retired'), {
+    code: 0,
+    stdout: `Saved 1 version in ${dir}: 2.0.json\nLeft as they were: 1.0.json (versions the app no longer serves; check holds the app to them)\n`,
+    stderr: ''
+  })
+  t.same(readdirSync(dir).sort(), ['1.0.json', '2.0.json', 'notes.txt'])
+  const created = join(t.testdir(), 'versions', 'saved')
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', created])).code, 0, 'the folder is created')
+  t.same(readdirSync(created), ['1.0.json', '2.0.json'])
+})
+
+t.test('the app module: a Fastify instance or a function returning one, ESM or CommonJS, resolved from the working directory', async t => {
+  const dir = t.testdir()
+  t.same(await gate(t, ['snapshot', '--app', 'instance.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' }, 'an instance')
+  const cjs = t.testdir()
+  t.same(await gate(t, ['snapshot', '--app', './commonjs.cjs', '--dir', cjs]), { code: 0, stdout: `Saved 2 versions in ${cjs}: 1.0.json, 2.0.json\n`, stderr: '' }, 'CommonJS: module.exports')
+  t.same(await gate(t, ['check', '--app', join(fixtures, 'commonjs.cjs'), '--dir', cjs], 'breaking'), await gate(t, ['check', '--app', 'app.ts', '--dir', cjs], 'breaking'), 'an absolute path')
+})
+
+t.test('what stops the command is exit 2 and a message that names the flag or file and says what to do', async t => {
+  const dir = await released(t)
+  const fails = async (argv: string[], stderr: string | RegExp, variant?: Variant) => {
+    const run = await gate(t, argv, variant)
+    t.match(run, { code: 2, stdout: '', stderr }, argv.join(' ') + (variant === undefined ? '' : ` (${variant})`))
+  }
+  const app = ['--app', 'app.ts', '--dir', dir]
+  await fails(['check', '--app', 'throws.mjs', '--dir', dir], /^fastify-api-versioning: --app throws\.mjs: the module failed to load: DATABASE_URL is not set\n$/)
+  await fails(['check', '--app', 'missing.mjs', '--dir', dir], /^fastify-api-versioning: --app missing\.mjs: the module failed to load: Cannot find module/)
+  await fails(['check', '--app', 'no-default.mjs', '--dir', dir], /^fastify-api-versioning: --app no-default\.mjs: the module has no default export \(its exports: \[app\]\): export default your Fastify instance, or a function returning one\n$/)
+  await fails(['check', '--app', 'not-an-app.cjs', '--dir', dir], /^fastify-api-versioning: --app not-an-app\.cjs: its default export is an object with keys \[port\]: expected a Fastify instance, or a function returning one\n$/)
+  for (const [returns, what] of [[undefined, 'undefined'], [[], 'an array'], [42, '42']] as const) {
+    served.returns = returns
+    await fails(['check', ...app], `fastify-api-versioning: --app app.ts: its default export, a function, returned ${what}: expected a Fastify instance\n`, 'returns')
+  }
+  await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: its default export, a function, failed: no database\n', 'throws')
+  await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed\n')
+  await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
+  // Checked, then the app would not close: what holds the process may keep it from ending.
+  t.same(await gate(t, ['check', ...app], 'close-fails'), {
+    code: 2,
+    stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
+    stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
+  })
+
+  const empty = t.testdir({ 'notes.txt': 'not a document' })
+  await fails(['check', '--app', 'app.ts', '--dir', join(empty, 'nowhere')], /^fastify-api-versioning: --dir \S+nowhere: cannot read the folder: ENOENT/)
+  await fails(['check', '--app', 'app.ts', '--dir', empty], `fastify-api-versioning: --dir ${empty} has no saved version (<version>.json): run snapshot when you release a version, then check\n`)
+  await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'notes.txt')], /^fastify-api-versioning: --dir \S+notes\.txt: cannot write the documents there: EEXIST/)
+  const broken = t.testdir({ '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
+  await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
+  writeFileSync(join(broken, '1.0.json'), '{}')
+  await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)
+})
+
+t.test('usage: one command and both flags, or exit 2 with the usage text; --help prints it', async t => {
+  const help = await gate(t, ['--help'])
+  t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder>\n/ })
+  t.equal((await gate(t, ['-h'])).stdout, help.stdout)
+  for (const [argv, message] of [
+    [[], 'expected one command, snapshot or check (got none)'],
+    [['publish', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "publish")'],
+    [['check', 'snapshot', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "check" "snapshot")'],
+    [['check', '--dir', 'd'], '--app is missing: give the module that exports your app (--app ./app.js)'],
+    [['check', '--app', 'a'], '--dir is missing: give the folder of the saved documents (--dir openapi-versions)'],
+    [['check', '--ap', 'a', '--dir', 'd'], "Unknown option '--ap': the options are --app <module>, --dir <folder> and --help"],
+    [['check', '--dir', 'd', '--app'], "Option '--app <value>' argument missing: the options are --app <module>, --dir <folder> and --help"]
+  ] as const) {
+    t.same(await gate(t, [...argv]), { code: 2, stdout: '', stderr: `fastify-api-versioning: ${message}\n\n${help.stdout}` }, argv.join(' '))
+  }
+})
