@@ -55,6 +55,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const changing = new Set<string>()
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
+    // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
+    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) expandRoute(this, route, options.versionList, changing)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const pathKey = routePathKey(route.url, router)
     const { [STRATEGY]: own, ...others } = route.constraints ?? {}
@@ -67,8 +69,6 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (own !== undefined) {
       throw coded(new Error(`fastify-api-versioning: route ${label} sets constraints.${STRATEGY}, which the plugin owns; declare apiVersions instead`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
     }
-    // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
-    if (OPTION in route) expandRoute(this, route, options.versionList, changing)
     const declaration = readDeclaration(declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this)), label)
     nearMisses(route, label, declaration.kind)
     // find-my-way (9.10) stores a RegExp host once per route and answers a lookup with the first route's alone.

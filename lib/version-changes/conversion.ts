@@ -181,7 +181,7 @@ async function convertRequest (step: RequestStep, request: FastifyRequest): Prom
       for (const site of locate(box, false)) {
         const given: RequestToMigrate = { body: site.value, query: request.query as Record<string, unknown>, headers: request.headers }
         await settled(rule.migrate(given))
-        site.holder[site.key] = given.body
+        for (const [holder, key] of site.places) holder[key] = given.body
       }
       storeRequestValue(request, part as RequestPart, box.value)
     }
@@ -213,7 +213,7 @@ async function convertResponse (step: ResponseStep, reply: ReplyState, box: { va
       const given = responseToMigrate(reply, site.value)
       await settled(rule.migrate(given))
       finish(reply, given)
-      site.holder[site.key] = given.body
+      for (const [holder, key] of site.places) holder[key] = given.body
     }
   }
   const locate = forStatus(step.auto, reply.statusCode)

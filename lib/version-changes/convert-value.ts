@@ -39,7 +39,7 @@ export function convertToApiVersion (list: VersionList | null, shared: SharedSch
   const schemas: VersionSchemas[] = []
   let at: unknown = schema
   for (let k = 0; k <= index; k++) {
-    schemas.push({ response: { 200: at } })
+    schemas.push({ response: { default: at } })
     if (k < index) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
   }
   const convert = conversionFrom(planSteps(list, [], schemas, shared), index).response

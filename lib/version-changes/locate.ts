@@ -4,18 +4,21 @@ import { reached, type SharedSchemas } from './shared-ref.js'
 type Schema = Record<string, unknown>
 type Holder = Record<string | number, unknown>
 
-/** An object in a value where a schema applies: what to do there (`tasks`), and where it is, to replace it. */
+/**
+ * An object in a value where schemas apply: what to do there (`tasks`, of every schema it is one of), and where it
+ * is (`places`: each holder and key, as one object may be in several), to replace it.
+ */
 export interface Site<T> {
-  readonly holder: Holder
-  readonly key: string | number
   readonly value: Record<string, unknown>
   readonly tasks: readonly T[]
+  readonly places: ReadonlyArray<readonly [Holder, string | number]>
 }
 
 /**
  * Finds the sites of a value: `box.value` is the value (a body, a query string), and the sites are in the order of
- * a walk, outer before inner. With `copy`, every object and array on the way to a site is copied first (the same
- * object reached twice gets the same copy), so that what the sites change leaves the caller's value as it was.
+ * a walk, outer before inner, each object once. With `copy`, every object and array on the way to a site is copied
+ * first (the same object reached twice gets the same copy), so that what the sites change leaves the caller's value
+ * as it was.
  */
 export type Locate<T> = (box: { value: unknown }, copy: boolean) => Array<Site<T>>
 
@@ -94,7 +97,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
 
   return function locate (box, copy) {
     const sites: Array<Site<T>> = []
-    const bySite = new Map<object, Array<Site<T>>>()
+    const bySite = new Map<object, Site<T>>()
     const copies = new Map<object, Holder>()
     const visited = new Map<object, Set<LocNode<T>>>()
 
@@ -118,16 +121,13 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
       seen.add(node)
       const array = Array.isArray(value)
       if (node.tasks.length > 0 && !array) {
-        const here = bySite.get(value)
-        const site = here?.find(s => s.holder === holder && s.key === key)
+        let site = bySite.get(value)
         if (site === undefined) {
-          const made = { holder, key, value: value as Record<string, unknown>, tasks: [...node.tasks] }
-          sites.push(made)
-          if (here === undefined) bySite.set(value, [made])
-          else here.push(made)
-        } else {
-          for (const task of node.tasks) if (!site.tasks.includes(task)) (site.tasks as T[]).push(task)
+          bySite.set(value, site = { value: value as Record<string, unknown>, tasks: [], places: [] })
+          sites.push(site)
         }
+        for (const task of node.tasks) if (!site.tasks.includes(task)) (site.tasks as T[]).push(task)
+        if (!site.places.some(([h, k]) => h === holder && k === key)) (site.places as Array<readonly [Holder, string | number]>).push([holder, key])
       }
       if (array) {
         const items = value as unknown as unknown[]

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { append, prepend } from '../routing/hook-lists.js'
+import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, planSteps, type Step, type VersionSchemas } from './conversion.js'
 import { versionsOfEndpoint } from './endpoints.js'
@@ -31,7 +32,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const methods = Array.isArray(route.method) ? route.method : [route.method]
   const label = `${methods.join(',')} ${route.url}`
   const given = (route as unknown as Record<string, unknown>)[OPTION]
-  if (given !== true) fail(label, `${OPTION} must be true (got ${JSON.stringify(given) ?? typeof given})`)
+  if (given !== true) fail(label, `${OPTION} must be true (got ${messageOf(given)})`)
   if (list === null) fail(label, `${OPTION}: true needs the versionChanges option of the plugin: the list of versions and their changes (see docs/version-changes.md)`)
   const declaring = DECLARING.filter(name => (route as unknown as Record<string, unknown>)[name] !== undefined)
   if (declaring.length > 0) fail(label, `${OPTION}: true takes its versions from the versionChanges option, so it cannot declare ${declaring.join(' or ')} too; remove ${declaring.length === 1 ? 'it' : 'them'}, or declare the route without ${OPTION}`)
@@ -47,8 +48,8 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   for (const key of keys) routes.add(key)
   const exists = versionsOfEndpoint(list, method, route.url)
   if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))
+  // Instructions that contradict each other throw above: an endpoint is always in some version.
   const last = exists.lastIndexOf(true)
-  if (last === -1) fail(label, `its endpoint instructions leave it in no version of versionChanges (${list.map(v => v.text).join(', ')})`)
 
   const shared: SharedSchemas = id => instance.getSchema(id)
   const schemas = versionSchemas(route.schema, list, last, shared)

@@ -17,6 +17,7 @@ t.test('the sites of a value: where the schemas that have tasks are, outer befor
       either: { anyOf: [Line, Note] },
       byName: { type: 'object', properties: { known: { type: 'string' } }, additionalProperties: Line },
       pair: { type: 'array', prefixItems: [Note], items: Line },
+      open: { type: 'array', prefixItems: [true, Line] },
       old: { type: 'array', items: [Note], additionalItems: Line }
     }
   }
@@ -29,16 +30,21 @@ t.test('the sites of a value: where the schemas that have tasks are, outer befor
     either: { sku: 'd', text: 'e' },
     byName: { known: 'k', x: { sku: 'f' } },
     pair: [{ text: 'g' }, { sku: 'h' }],
+    open: [{ sku: 'any' }, { sku: 'k' }],
     old: [{ text: 'i' }, { sku: 'j' }],
     missing: { sku: 'no schema here' }
   }
   const sites = (locate as NonNullable<typeof locate>)({ value }, false)
-  t.same(sites.map(site => [JSON.stringify(site.value), site.tasks, site.key]), [
+  t.same(sites.map(site => [JSON.stringify(site.value), site.tasks, site.places[0][1]]), [
     ['{"sku":"a"}', ['line'], 0], ['{"sku":"b"}', ['line'], 2], ['{"sku":"c"}', ['line'], 'first'],
     ['{"sku":"d","text":"e"}', ['line', 'note'], 'either'], ['{"sku":"f"}', ['line'], 'x'],
-    ['{"text":"g"}', ['note'], 0], ['{"sku":"h"}', ['line'], 1], ['{"text":"i"}', ['note'], 0], ['{"sku":"j"}', ['line'], 1]
+    ['{"text":"g"}', ['note'], 0], ['{"sku":"h"}', ['line'], 1], ['{"sku":"k"}', ['line'], 1], ['{"text":"i"}', ['note'], 0], ['{"sku":"j"}', ['line'], 1]
   ], 'a value in two schemas of a union has the tasks of both')
-  t.equal(sites[0].holder, value.lines, 'in place')
+  t.equal(sites[0].places[0][0], value.lines, 'in place')
+  // One object in two places of two schemas: one site, with the tasks of both and both places.
+  const shared = { sku: 'x', text: 'y' }
+  const twice = locate?.({ value: { first: shared, either: shared } }, false) ?? []
+  t.same(twice.map(site => [site.tasks, site.places.map(([, key]) => key)]), [[['line', 'note'], ['first', 'either']]])
   t.equal(locator({ type: 'object', properties: { id: { type: 'integer' } } }, tasksOf, none), null, 'nothing to do: no locator')
   t.equal(locator(true, tasksOf, none), null)
 })

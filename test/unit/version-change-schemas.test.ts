@@ -47,7 +47,8 @@ t.test('the schemas an instruction names are found wherever a schema holds them,
     both: Type.Intersect([Line, Type.Object({ n: Type.Integer() })]),
     byName: Type.Record(Type.String(), Line),
     other: Other,
-    pair: { type: 'array', prefixItems: [Line, { type: 'integer' }] }
+    pair: Type.Unsafe({ type: 'array', prefixItems: [Line, { type: 'integer' }] }),
+    open: Type.Unsafe({ anyOf: [true, Line] })
   })
   const older = deriveSchema(Order, step([{ schema: Line, field: 'sku', renamedFrom: 'code' }]), none) as Schema
   t.same(Object.keys(older.properties.lines.items.properties), ['code'], 'array items')
@@ -57,6 +58,7 @@ t.test('the schemas an instruction names are found wherever a schema holds them,
   t.same(Object.keys(older.properties.both.allOf[0].properties), ['code'], 'a member of allOf')
   t.same(Object.keys(older.properties.byName.patternProperties['^(.*)$'].properties), ['code'], 'patternProperties')
   t.same(Object.keys(older.properties.pair.prefixItems[0].properties), ['code'], 'a tuple')
+  t.same(older.properties.open.anyOf[0], true, 'a schema that is a boolean is no object to change')
   t.equal(older.properties.other, Order.properties.other, 'another schema of the same shape is another schema')
   t.equal(originOf(older.properties.lines.items), Line)
   t.ok(names({ schema: Line, id: null }, older.properties.first), 'the copy is named by what names the original')

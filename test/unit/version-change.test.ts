@@ -55,6 +55,7 @@ t.test('versionChange() refuses what it cannot carry out, naming the instruction
     [{ description: 'x', endpoints: [null] }, /endpoints\[0\] must be \{ method, url, added: true \} or \{ method, url, removed: true \}/],
     [{ description: 'x', endpoints: [{ method: 'G T', url: '/a', added: true }] }, /endpoints\[0\]\.method must be an HTTP method or an array of them/],
     [{ description: 'x', endpoints: [{ method: [], url: '/a', added: true }] }, /endpoints\[0\]\.method must be/],
+    [{ description: 'x', endpoints: [{ method: 7, url: '/a', added: true }] }, /endpoints\[0\]\.method must be/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: 'a', added: true }] }, /endpoints\[0\]\.url must be the route's URL as declared, prefix included/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] }, /endpoints\[0\] must say added: true or removed: true \(one of them\)/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', added: true, removed: true }] }, /endpoints\[0\] must say added: true or removed: true/],
@@ -79,6 +80,7 @@ t.test('versionChange() refuses what it cannot carry out, naming the instruction
     [{ description: 'x', requests: ['POST /a'] }, /requests\[0\] must be \{ route or schema, migrate \}/],
     [{ description: 'x', requests: [{ route: '/a', migrate }] }, /requests\[0\]\.route must be a method and the route's URL as declared, such as 'POST \/orders' \(got \/a\)/],
     [{ description: 'x', responses: [{ route: 'GET a', migrate }] }, /responses\[0\]\.route must be a method and the route's URL/],
+    [{ description: 'x', responses: [{ route: 7, migrate }] }, /responses\[0\]\.route must be a method and the route's URL as declared, such as 'POST \/orders' \(got 7\)/],
     [{ description: 'x', responses: [{ schema: Order, migrate: 'x' }] }, /responses\[0\]\.migrate must be a function \(got x\)/],
     [{ description: 'x', responses: [{ schema: Order, errors: 1, migrate }] }, /responses\[0\]\.errors must be a boolean/],
     // eslint-disable-next-line no-sparse-arrays

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
@@ -107,7 +108,7 @@ t.test('one handler serves every version: responses go down through each change,
 t.test('requests go up through each change, oldest first, after validation against the client\'s version', async t => {
   const seen: unknown[] = []
   const app = await service(seen)
-  const post = async (version: string, payload: unknown) => {
+  const post = async (version: string, payload: object) => {
     const res = await app.inject({ method: 'POST', url: `/orders?api-version=${version}`, payload })
     return [res.statusCode, res.json()]
   }
@@ -198,4 +199,236 @@ t.test('the route\'s own hooks see the newest version; request.apiVersion is the
     ['preHandler', '2024-01-01', { lines: [{ sku: 'a', quantity: 1 }], total: 1 }],
     ['preSerialization', { ...order(3), lines: [{ sku: 'a', quantity: 1 }] }]
   ])
+})
+
+t.test('migrations of a route: a request\'s body, query and headers; a response\'s body, status and headers; only 2xx unless errors', async t => {
+  const Thing = Type.Object({ name: Type.String() })
+  const change = versionChange({
+    description: 'Things are made with POST /things only, and answer 201.',
+    requests: [{ route: 'POST /things', migrate: async request => { request.body = { name: String((request.body as { title: string }).title) }; request.query = { ...request.query, migrated: 'yes' } } }],
+    responses: [
+      { route: 'POST /things', migrate: response => { response.statusCode = 200; response.headers['x-old'] = 'yes'; delete response.headers['x-new'] } },
+      { route: 'POST /things', migrate: response => { response.body = { title: (response.body as { name: string }).name } } },
+      { route: 'GET /things/:id', errors: true, migrate: response => { if (response.statusCode === 404) response.body = { message: 'missing' } } },
+      { route: 'GET /things/:id', migrate: response => { response.body = { never: 'for errors' } } }
+    ]
+  })
+  const app = Fastify()
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/things', { versionChanges: true, schema: { body: Thing } }, async (request, reply) => {
+    seen.push([request.body, request.query])
+    return reply.code(201).header('x-new', 'yes').send(request.body)
+  })
+  app.get('/things/:id', { versionChanges: true }, async (request, reply) => reply.code(404).send({ error: 'not found' }))
+  // No field instruction changes Thing: 1.0 validates its body against 2.0's schema, which needs a name.
+  const old = await app.inject({ method: 'POST', url: '/things?api-version=1.0', payload: { title: 'kettle' } })
+  t.equal(old.statusCode, 400)
+  const made = await app.inject({ method: 'POST', url: '/things?api-version=1.0', payload: { name: 'x', title: 'kettle' } })
+  t.same([made.statusCode, made.json(), made.headers['x-old'], made.headers['x-new']], [200, { title: 'kettle' }, 'yes', undefined])
+  t.same(seen, [[{ name: 'kettle' }, { 'api-version': '1.0', migrated: 'yes' }]])
+  const newest = await app.inject({ method: 'POST', url: '/things?api-version=2.0', payload: { name: 'pot' } })
+  t.same([newest.statusCode, newest.json(), newest.headers['x-new']], [201, { name: 'pot' }, 'yes'])
+  t.same((await app.inject('/things/1?api-version=1.0')).json(), { message: 'missing' }, 'errors: true runs for errors too; the others do not')
+})
+
+t.test('a migration that throws or rejects is a 500 through the app\'s error handler, logged; the process lives', async t => {
+  const { lines, stream } = logged()
+  const change = versionChange({
+    description: 'Broken on purpose.',
+    requests: [{ route: 'POST /a', migrate: request => { if ((request.body as { fail?: string }).fail === 'request') throw new Error('request migration broke') } }],
+    responses: [{ route: 'POST /a', migrate: async response => { if ((response.body as { fail?: string }).fail === 'response') throw new Error('response migration broke') } }]
+  })
+  const app = Fastify({ logger: { level: 'error', stream } })
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/a', { versionChanges: true }, async request => request.body)
+  for (const fail of ['request', 'response']) {
+    lines.length = 0
+    const res = await app.inject({ method: 'POST', url: '/a?api-version=1.0', payload: { fail } })
+    t.equal(res.statusCode, 500, fail)
+    t.match(lines, [{ level: 50, err: { message: `${fail} migration broke` } }], `${fail}: logged by Fastify's error handler`)
+  }
+  t.same((await app.inject({ method: 'POST', url: '/a?api-version=1.0', payload: { fail: 'none' } })).json(), { fail: 'none' })
+})
+
+t.test('convertToApiVersion: a copy of a value as a version shows it, for webhooks and events', async t => {
+  const app = await service()
+  const value = order(5)
+  const frozen = JSON.stringify(value)
+  t.same(await app.convertToApiVersion({ schema: Order, value, version: '2023-01-01' }), { id: 5, created: '2024-07-01', total: '12.50', lines: [{ sku: 'tea', qty: 2 }], legacy: 'L-5' })
+  t.same(await app.convertToApiVersion({ schema: Order, value, version: '2024-06-01' }), value, 'the newest: as it is')
+  t.not(await app.convertToApiVersion({ schema: Order, value, version: '2024-06-01' }), value, 'a copy all the same')
+  t.same(await app.convertToApiVersion({ schema: Line, value: { sku: 'a', quantity: 1 }, version: '2024-01-01' }), { sku: 'a', qty: 1 })
+  t.equal(JSON.stringify(value), frozen, 'the value is not changed')
+  const cases: Array<[unknown, RegExp]> = [
+    [{ schema: Order, value, version: '2022-01-01' }, /convertToApiVersion: version 2022-01-01 is not in versionChanges \(2024-06-01, 2024-01-01, 2023-06-01, 2023-01-01\)/],
+    [{ schema: Order, value, version: 7 }, /version 7 is not in versionChanges/],
+    [{ schema: 'Nothing', value, version: '2024-01-01' }, /schema must be a schema object or the \$id of a shared schema \(got "Nothing", which no shared schema has\)/],
+    [{ schema: 7, value, version: '2024-01-01' }, /schema must be a schema object or the \$id of a shared schema \(got 7\)/],
+    [null, /needs \{ schema, value, version \} \(got null\)/]
+  ]
+  for (const [options, message] of cases) t.throws(() => app.convertToApiVersion(options as never), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  const without = Fastify()
+  await without.register(apiVersioning)
+  t.throws(() => without.convertToApiVersion({ schema: Order, value, version: '1.0' }), /convertToApiVersion: needs the versionChanges option of the plugin/)
+})
+
+t.test('a property: a value converted down, and a request of it converted up, is the value again (renames)', async t => {
+  const Item = Type.Object({ a: Type.String(), b: Type.Integer(), c: Type.Optional(Type.Boolean()) })
+  const Page = Type.Object({ items: Type.Array(Item), total: Type.Integer() })
+  const rename = versionChange({ description: 'Renamed.', fields: [{ schema: Item, field: 'a', renamedFrom: 'x' }, { schema: Page, field: 'total', renamedFrom: 'count' }] })
+  const again = versionChange({ description: 'Renamed again.', fields: [{ schema: Item, field: 'b', renamedFrom: 'y' }, { schema: Item, field: 'x', renamedFrom: 'z' }] })
+  const app = Fastify()
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [rename] }, { version: '2.0', changes: [again] }, { version: '1.0' }] })
+  app.post('/pages', { versionChanges: true, schema: { body: Page, response: { 200: Page } } }, async request => { seen.push(request.body); return request.body })
+  const item = fc.record({ a: fc.string(), b: fc.integer(), c: fc.option(fc.boolean(), { nil: undefined }) }, { requiredKeys: ['a', 'b'] })
+  await fc.assert(fc.asyncProperty(fc.record({ items: fc.array(item, { maxLength: 4 }), total: fc.integer() }), fc.constantFrom('1.0', '2.0', '3.0'), async (page, version) => {
+    const clean = JSON.parse(JSON.stringify(page))
+    const older = await app.convertToApiVersion({ schema: Page, value: clean, version })
+    seen.length = 0
+    const res = await app.inject({ method: 'POST', url: `/pages?api-version=${version}`, payload: older as object })
+    // Up to the newest for the handler, and down again for the client.
+    return res.statusCode === 200 && isDeepStrictEqual(seen[0], clean) && isDeepStrictEqual(res.json(), older)
+  }), { numRuns: 150 })
+  t.same(await app.convertToApiVersion({ schema: Page, value: { items: [{ a: 'v', b: 1 }], total: 1 }, version: '1.0' }), { items: [{ z: 'v', y: 1 }], count: 1 })
+})
+
+t.test('routes of several methods, under a prefix, and their HEAD routes', async t => {
+  const Thing = Type.Object({ name: Type.String() })
+  const change = versionChange({
+    description: 'A thing is called by its name; PUT came later.',
+    endpoints: [{ method: 'PUT', url: '/api/things', added: true }],
+    fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }],
+    responses: [{ route: 'GET /api/things', migrate: response => { response.headers['x-get'] = 'converted' } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  await app.register(async api => {
+    api.route({ method: ['GET', 'PUT'], url: '/things', versionChanges: true, schema: { response: { 200: Thing } }, handler: async () => ({ name: 'kettle' }) })
+  }, { prefix: '/api' })
+  for (const [method, version, expected] of [['GET', '1.0', 200], ['GET', '2.0', 200], ['PUT', '2.0', 200], ['PUT', '1.0', 400], ['HEAD', '1.0', 200], ['HEAD', '2.0', 200]] as const) {
+    const res = await app.inject({ method, url: `/api/things?api-version=${version}` })
+    t.equal(res.statusCode, expected, `${method} ${version}`)
+    if (method === 'GET') t.same(res.json(), version === '1.0' ? { title: 'kettle' } : { name: 'kettle' })
+    if (method !== 'PUT' && version === '1.0') t.equal(res.headers['x-get'], 'converted', `${method}: a HEAD route answers as its GET route`)
+  }
+})
+
+t.test('a route or instruction of versionChanges that cannot work fails start-up, naming it and the fix', async t => {
+  const Thing = Type.Object({ name: Type.String() })
+  const list = (...changes: Array<ReturnType<typeof versionChange>>) => [{ version: '2.0', changes }, { version: '1.0' }]
+  const routeCases: Array<[ApiVersioningOptions, Record<string, unknown>, RegExp]> = [
+    [{}, { versionChanges: true }, /route GET \/a: versionChanges: true needs the versionChanges option of the plugin: the list of versions and their changes/],
+    [{ versionChanges: list() }, { versionChanges: 'yes' }, /route GET \/a: versionChanges must be true \(got yes\)/],
+    [{ versionChanges: list() }, { versionChanges: false }, /route GET \/a: versionChanges must be true \(got false\)/],
+    [{ versionChanges: list() }, { versionChanges: true, apiVersions: '2.0' }, /route GET \/a: versionChanges: true takes its versions from the versionChanges option, so it cannot declare apiVersions too; remove it, or declare the route without versionChanges/],
+    [{ versionChanges: list() }, { versionChanges: true, apiVersionNeutral: true, deprecatedApiVersions: '1.0' }, /cannot declare deprecatedApiVersions or apiVersionNeutral too; remove them/],
+    [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "title"/]
+  ]
+  for (const [options, route, message] of routeCases) {
+    await t.rejects(async () => {
+      const app = Fastify()
+      await app.register(apiVersioning, options)
+      app.get('/a', route, async () => 'a')
+      await app.ready()
+    }, { message }, String(message))
+  }
+  const readyCases: Array<[ReturnType<typeof versionChange>, RegExp]> = [
+    [versionChange({ description: 'x', requests: [{ route: 'POST /a', migrate () {} }] }), /versionChanges: the change of 2\.0, requests\[0\], names the route POST \/a, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix \(GET \/a, HEAD \/a\)/],
+    [versionChange({ description: 'x', responses: [{ route: 'GET /b', migrate () {} }] }), /responses\[0\], names the route GET \/b/],
+    [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/b', added: true }] }), /the change of 2\.0, endpoints\[0\], names the endpoint GET \/b, which no route declared with versionChanges: true is/],
+    // A schema no route holds is still checked: it may be for convertToApiVersion.
+    [versionChange({ description: 'x', fields: [{ schema: Type.Object({ a: Type.String() }), field: 'b', added: true }] }), /the change of 2\.0, fields\[0\] names the field "b", which the schema does not have in 2\.0; its fields there: "a"/]
+  ]
+  for (const [change, message] of readyCases) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: list(change) })
+    app.get('/a', { versionChanges: true }, async () => 'a')
+    await t.rejects(async () => { await app.ready() }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  }
+  const none = Fastify()
+  await none.register(apiVersioning, { versionChanges: list(versionChange({ description: 'x', requests: [{ route: 'POST /a', migrate () {} }] })) })
+  await t.rejects(async () => { await none.ready() }, /names the route POST \/a, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix \(none is declared\)/)
+  const ok = Fastify()
+  await ok.register(apiVersioning, { versionChanges: list(versionChange({ description: 'x', fields: [{ schema: 'Shared', field: 'a', renamedFrom: 'b' }] })) })
+  ok.addSchema({ $id: 'Shared', type: 'object', properties: { a: { type: 'string' } } })
+  ok.get('/a', { versionChanges: true }, async () => 'a')
+  await t.resolves(async () => { await ok.ready() }, 'a shared schema named by its $id is checked where it is known')
+})
+
+t.test('over real HTTP: an older version served from the newest code', async t => {
+  const app = await service()
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  const { port } = app.server.address() as { port: number }
+  const res = await fetch(`http://127.0.0.1:${port}/orders/7?api-version=2023-01-01`)
+  t.equal(res.status, 200)
+  t.same(await res.json(), { id: 7, created: '2024-07-01', total: '12.50', lines: [{ sku: 'tea', qty: 2 }], legacy: 'L-7' })
+  t.equal(res.headers.get('api-deprecated-versions'), '2023-01-01')
+  const made = await fetch(`http://127.0.0.1:${port}/orders?api-version=2024-01-01`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ lines: [{ sku: 'jam', qty: 1 }], total: 3 }) })
+  t.same(await made.json(), { id: 3, created: '2024-07-02', status: 'open', total: 3, lines: [{ sku: 'jam', qty: 1 }] })
+})
+
+t.test('headers and query strings: renamed, and migrated by their schemas; bodies of any kind to a route\'s migrations', async t => {
+  const Headers = Type.Object({ 'x-client': Type.String() })
+  const Query = Type.Object({ page: Type.Integer() })
+  const Thing = Type.Object({ n: Type.Integer() })
+  const change = versionChange({
+    description: 'The client header is x-client (it was x-app); pages count from 1 (they counted from 0).',
+    fields: [{ schema: Headers, field: 'x-client', renamedFrom: 'x-app' }],
+    requests: [{ schema: Query, migrate: request => { const query = request.body as { page: number }; request.body = { page: query.page + 1 } } }],
+    responses: [
+      { route: 'GET /list', migrate: response => { response.body = (response.body as number[]).map(n => n * 10) } },
+      { route: 'GET /count', migrate: response => { response.body = (response.body as number) * 10 } },
+      // Its schema is the 200's: the 404 has none, so nothing to find there.
+      { schema: Thing, errors: true, migrate: response => { (response.body as { n: number }).n = -1 } }
+    ]
+  })
+  const app = Fastify()
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/who', { versionChanges: true, schema: { headers: Headers, querystring: Query } }, async request => {
+    seen.push([request.headers['x-client'], request.headers['x-app'], (request.query as { page: number }).page])
+    return 'ok'
+  })
+  app.get('/list', { versionChanges: true }, async () => [1, 2])
+  app.get('/count', { versionChanges: true }, async () => 3)
+  app.get('/thing/:n', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => Number((request.params as { n: string }).n) === 0 ? reply.code(404 as 200).send({ n: 0 }) : { n: 1 })
+  t.equal((await app.inject({ url: '/who?api-version=1.0&page=0', headers: { 'x-app': 'shop' } })).statusCode, 200)
+  t.equal((await app.inject({ url: '/who?api-version=1.0&page=0', headers: { 'x-client': 'shop' } })).statusCode, 400, '1.0 names the header x-app')
+  t.equal((await app.inject({ url: '/who?api-version=2.0&page=1', headers: { 'x-client': 'shop' } })).statusCode, 200)
+  t.same(seen, [['shop', undefined, 1], ['shop', undefined, 1]])
+  t.same((await app.inject('/list?api-version=1.0')).json(), [10, 20], 'an array body')
+  t.same((await app.inject('/count?api-version=1.0')).json(), 30, 'a number')
+  t.same((await app.inject('/thing/1?api-version=1.0')).json(), { n: -1 })
+  t.same((await app.inject('/thing/0?api-version=1.0')).json(), { n: 0 }, 'no schema of that status, no object of it')
+})
+
+t.test('convertToApiVersion keeps the body of what response migrations change, and takes an ApiVersion', async t => {
+  const Event = Type.Object({ kind: Type.String() })
+  const change = versionChange({
+    description: 'Event kinds are lower-case.',
+    responses: [
+      { schema: Event, migrate: response => { response.headers['x-a'] = 'set'; response.statusCode = 299 } },
+      { schema: Event, migrate: response => { delete response.headers['x-a']; (response.body as { kind: string }).kind = (response.body as { kind: string }).kind.toUpperCase() } }
+    ]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  await app.ready()
+  const { ApiVersion } = await import('../../lib/index.js')
+  t.same(await app.convertToApiVersion({ schema: Event, value: { kind: 'paid' }, version: ApiVersion.parse('1') }), { kind: 'PAID' })
+})
+
+t.test('shared schemas (app.addSchema) named by their $id, through the $refs of the routes', async t => {
+  const change = versionChange({ description: 'Customers have a full name (it was name).', fields: [{ schema: 'Customer', field: 'fullName', renamedFrom: 'name' }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.addSchema({ $id: 'Customer', type: 'object', properties: { fullName: { type: 'string' } }, required: ['fullName'] })
+  app.post('/customers', { versionChanges: true, schema: { body: { $ref: 'Customer#' }, response: { 200: { $ref: 'Customer#' } } } }, async request => request.body)
+  const old = await app.inject({ method: 'POST', url: '/customers?api-version=1.0', payload: { name: 'Ada' } })
+  t.same([old.statusCode, old.json()], [200, { name: 'Ada' }])
+  t.equal((await app.inject({ method: 'POST', url: '/customers?api-version=1.0', payload: { fullName: 'Ada' } })).statusCode, 400)
+  t.same((await app.inject({ method: 'POST', url: '/customers?api-version=2.0', payload: { fullName: 'Ada' } })).json(), { fullName: 'Ada' })
 })
