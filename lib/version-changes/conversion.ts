@@ -81,14 +81,15 @@ export function conversionFrom (steps: readonly Step[], from: number): Conversio
   const down: ResponseStep[] = []
   for (let k = from - 1; k >= 0; k--) if (steps[k].request !== null) up.push(steps[k].request as RequestStep)
   for (let k = 0; k < from; k++) if (steps[k].response !== null) down.push(steps[k].response as ResponseStep)
-  return {
-    request: up.length === 0 ? null : async function apiVersionRequestChanges (request) { for (const step of up) await convertRequest(step, request) },
-    response: down.length === 0 ? null : async function apiVersionResponseChanges (request, reply, payload) {
-      const box = { value: payload }
-      for (const step of down) await convertResponse(step, reply, box)
-      return box.value
-    }
+  async function apiVersionRequestChanges (request: FastifyRequest): Promise<void> {
+    for (const step of up) await convertRequest(step, request)
   }
+  async function apiVersionResponseChanges (request: FastifyRequest, reply: ReplyState, payload: unknown): Promise<unknown> {
+    const box = { value: payload }
+    for (const step of down) await convertResponse(step, reply, box)
+    return box.value
+  }
+  return { request: up.length === 0 ? null : apiVersionRequestChanges, response: down.length === 0 ? null : apiVersionResponseChanges }
 }
 
 function requestStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): RequestStep | null {
