@@ -33,11 +33,12 @@ export function changeLines (changes: ApiVersionChanges): { breaking: string[], 
   return { breaking, other }
 }
 
+// What the version says it changed (the versionChanges option's descriptions) first, then what the documents show.
 function markdown (changes: ApiVersionChanges): string {
   const { breaking, other } = changeLines(changes)
-  const heading = `### Changes since ${changes.from}`
-  if (breaking.length + other.length === 0) return `${heading}\n\nNo operation changed.`
-  return [heading, ...list('Breaking changes', breaking), ...list('Other changes', other)].join('\n\n')
+  const heading = [`### Changes since ${changes.from}`, ...changes.descriptions]
+  if (breaking.length + other.length === 0) return [...heading, 'No operation changed.'].join('\n\n')
+  return [...heading, ...list('Breaking changes', breaking), ...list('Other changes', other)].join('\n\n')
 }
 
 function list (title: string, items: string[]): string[] {

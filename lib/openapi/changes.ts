@@ -28,6 +28,11 @@ export interface OperationChanges {
 export interface ApiVersionChanges {
   readonly from: string
   readonly to: string
+  /**
+   * What `to` changed, in words for clients: the `description` of each change the `versionChanges` option lists
+   * for it, in order; none for a version it does not list.
+   */
+  readonly descriptions: readonly string[]
   /** Operations only the later version has. */
   readonly added: readonly string[]
   /** Operations only the earlier version has: breaking. */
@@ -104,11 +109,15 @@ export function compareVersions (documents: readonly ApiVersionDocument[], conte
   return comparisons
 }
 
-/** The comparisons as `apiVersionChanges()` gives them, frozen: every caller shares them. */
-export function apiVersionChanges (comparisons: readonly Comparison[]): readonly ApiVersionChanges[] {
+/**
+ * The comparisons as `apiVersionChanges()` gives them, frozen: every caller shares them. `descriptions` gives what a
+ * version changed in words (the `versionChanges` option's descriptions of it).
+ */
+export function apiVersionChanges (comparisons: readonly Comparison[], descriptions: (version: string) => readonly string[] = () => []): readonly ApiVersionChanges[] {
   return Object.freeze(comparisons.map(c => Object.freeze({
     from: c.from,
     to: c.to,
+    descriptions: Object.freeze([...descriptions(c.to)]),
     added: Object.freeze([...c.added]),
     removed: Object.freeze([...c.removed]),
     deprecated: Object.freeze([...c.deprecated]),

@@ -100,7 +100,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     })
     // Compared as served: the same period's documents, after transformObject.
     const context = changesContext(combined, collector.routes, versioning)
-    const changes = apiVersionChanges(compareVersions(split, context))
+    const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
     const documents = Object.freeze(describeChanges(split, changes))
     served = {
       period,
@@ -111,6 +111,11 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       config: swaggerConfig(documents, options.routePrefix)
     }
     return served
+  }
+  // What each version of the versionChanges option changed, in words; none for other versions.
+  function descriptionsOf (version: string): readonly string[] {
+    const wanted = ApiVersion.parse(version)
+    return versioning.versionList?.find(listed => listed.version.equals(wanted))?.changes.map(change => change.description) ?? []
   }
   // The app's clock may be the user's: a throw or a value that is no time fails the request that needs it.
   function clock (): number {

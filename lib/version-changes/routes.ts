@@ -6,7 +6,8 @@ import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, planSteps, type Step, type VersionSchemas } from './conversion.js'
 import { versionsOfEndpoint } from './endpoints.js'
-import { deriveSchema } from './schemas.js'
+import { locator } from './locate.js'
+import { deriveSchema, names } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
@@ -52,7 +53,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const last = exists.lastIndexOf(true)
 
   const shared: SharedSchemas = id => instance.getSchema(id)
-  const schemas = versionSchemas(route.schema, list, last, shared)
+  const schemas = versionSchemas(route.schema, list, last, shared, label)
   const steps = planSteps(list, keys, schemas.map(dataOf), shared)
   const groups = groupsOf(exists, steps)
   groups.forEach(({ from, versions }, i) => {
@@ -77,7 +78,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 }
 
 /** The route's schema in each version of the list down to `last`: index 0 is the app's own, each older one derived. */
-function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas): Array<FastifySchema | undefined> {
+function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas, label: string): Array<FastifySchema | undefined> {
   const schemas = [schema]
   for (let k = 0; k < last; k++) {
     const newer = schemas[k] as Record<string, unknown> | undefined
@@ -86,6 +87,9 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
       continue
     }
     const step = { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }
+    // A path parameter is named by the URL, which every version shares.
+    const renamed = step.rules.filter(rule => rule.kind === 'renamed' && isObject(newer.params) && locator(newer.params, node => names(rule, node) ? [rule] : [], shared) !== null)
+    if (renamed.length > 0) fail(label, `the change of ${step.version}, ${renamed[0].at}, renames a path parameter, which the route's URL names in every version; declare the older versions' route apart instead, with apiVersions`)
     const older: Record<string, unknown> = { ...newer }
     for (const part of PARTS) if (newer[part] !== undefined) older[part] = deriveSchema(newer[part], step, shared)
     if (isObject(newer.response)) {

@@ -6,10 +6,11 @@ import { startExample } from './example-server.js'
 t.test('the example service serves what changed from each version to the next, and says it in each document', async t => {
   const { base } = await startExample(stop => t.teardown(stop))
   t.same(await (await fetch(`${base}/openapi/changes.json`)).json(), [
-    { from: '0.9', to: '1.0', added: ['GET /api/v1.0/orders/{id}'], removed: [], deprecated: [], changed: [] },
+    { from: '0.9', to: '1.0', descriptions: [], added: ['GET /api/v1.0/orders/{id}'], removed: [], deprecated: [], changed: [] },
     {
       from: '1.0',
       to: '2.0',
+      descriptions: [],
       added: ['POST /orders'],
       removed: [],
       deprecated: [],

@@ -326,6 +326,9 @@ t.test('a route or instruction of versionChanges that cannot work fails start-up
     [{ versionChanges: list() }, { versionChanges: true, apiVersionNeutral: true, deprecatedApiVersions: '1.0' }, /cannot declare deprecatedApiVersions or apiVersionNeutral too; remove them/],
     [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "title"/]
   ]
+  const Params = Type.Object({ id: Type.String() })
+  routeCases.push([{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Params, field: 'id', renamedFrom: 'key' }] })) }, { versionChanges: true, schema: { params: Params } },
+    /route GET \/a: the change of 2\.0, fields\[0\], renames a path parameter, which the route's URL names in every version; declare the older versions' route apart instead, with apiVersions/])
   for (const [options, route, message] of routeCases) {
     await t.rejects(async () => {
       const app = Fastify()
