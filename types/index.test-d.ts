@@ -1,12 +1,14 @@
 // Type tests: compiled by `npm run typecheck` (part of `npm test`); a wrong type fails the build.
 import Fastify, { type FastifyReply } from 'fastify'
-import type { Static } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { metrics } from '@opentelemetry/api'
 import { MeterProvider } from '@opentelemetry/sdk-metrics'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
   withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ApiVersionSource, type CustomReader, type ErrorObject,
-  type ProblemDetails, type ProblemDocument, type ProblemWriter, type VersionOutcomeName
+  type ProblemDetails, type ProblemDocument, type ProblemWriter, type VersionOutcomeName,
+  versionChange, type ConvertToApiVersionOptions, type EndpointInstruction, type FieldInstruction, type RequestInstruction,
+  type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type VersionChange, type VersionChangeOptions, type VersionChangesEntry
 } from '../lib/index.js'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
@@ -136,3 +138,43 @@ await app.register(withApiVersions(set, async scope => { scope.get('/in-set', as
 await app.register(withApiVersions({ apiVersionNeutral: true }, (scope, opts, done) => { done() }))
 // @ts-expect-error: a set has versions, not routes
 withApiVersions({ routes: [] }, async () => {})
+
+// Version changes: the newest version written once, the older ones from declared changes.
+const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String() }, { $id: 'Order' })
+const renamed: VersionChange = versionChange({
+  description: "Orders call their creation time 'createdAt'.",
+  fields: [
+    { schema: Order, field: 'createdAt', renamedFrom: 'created' },
+    { schema: Order, field: 'legacy', removed: { schema: Type.String(), required: true } },
+    { schema: 'Order', field: 'anything', added: true },
+    { schema: Order as object, field: 'createdBefore', changed: { required: false } }
+  ],
+  endpoints: [{ method: ['GET', 'HEAD'], url: '/orders/:id/lines', added: true }],
+  requests: [{ route: 'POST /orders', migrate: (request: RequestToMigrate) => { request.body = { ...(request.body as object) } } }],
+  responses: [{ schema: Order, errors: true, migrate: async (response: ResponseToMigrate) => { response.statusCode = 200 } }]
+})
+expectType<Equal<typeof renamed.description, string>>()
+// @ts-expect-error: Order has no field 'creatdAt'
+versionChange({ description: 'x', fields: [{ schema: Order, field: 'creatdAt', renamedFrom: 'created' }] })
+// @ts-expect-error: one of renamedFrom, added, removed and changed
+versionChange({ description: 'x', fields: [{ schema: Order, field: 'id', added: true, renamedFrom: 'key' }] })
+// @ts-expect-error: a change says what changed
+versionChange({ fields: [] })
+// @ts-expect-error: an endpoint is added or removed
+versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] })
+const entries: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0', deprecated: true }]
+const changing = Fastify()
+await changing.register(apiVersioning, { versionChanges: entries })
+changing.get('/orders/:id', { versionChanges: true, schema: { response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'now' }))
+// @ts-expect-error: versionChanges is true or left out
+changing.get('/bad', { versionChanges: false }, async () => 'x')
+const converted: Promise<unknown> = changing.convertToApiVersion({ schema: Order, value: { id: 1 }, version: '1.0' })
+const convertOptions: ConvertToApiVersionOptions = { schema: 'Order', value: null, version: ApiVersion.parse('1.0') }
+const instruction: FieldInstruction<typeof Order> = { schema: Order, field: 'id', added: true }
+// @ts-expect-error: typed for its schema, a field it has
+const wrongInstruction: FieldInstruction<typeof Order> = { schema: Order, field: 'name', added: true }
+const endpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', removed: true }
+const changeOptions: VersionChangeOptions = { description: 'x', endpoints: [endpoint] }
+const requestInstruction: RequestInstruction = { schema: Order, migrate: () => {} }
+const responseInstruction: ResponseInstruction = { route: 'GET /orders', migrate: () => undefined }
+export { converted, convertOptions, instruction, wrongInstruction, changeOptions, requestInstruction, responseInstruction }

@@ -61,14 +61,26 @@ export type ResponseInstruction =
   | { route: string, schema?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
   | { schema: SchemaTarget, route?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
 
-export interface VersionChangeOptions {
+export interface VersionChangeOptions<F extends readonly FieldInstruction[] = readonly FieldInstruction[]> {
   /** What changed, as a sentence for clients: documents and changes.json show it. */
   description: string
   endpoints?: readonly EndpointInstruction[]
-  fields?: readonly FieldInstruction[]
+  fields?: F
   requests?: readonly RequestInstruction[]
   responses?: readonly ResponseInstruction[]
 }
+
+/**
+ * Each field instruction as its schema's type allows it: the field it renames, says added or changed is one of the
+ * schema's properties, where its type says them (a TypeBox `Type.Object`); a `removed` one names an older field.
+ * A field some later version renamed is not a property of the newest type: pass such a schema as `Order as object`.
+ */
+export type CheckedFields<F extends readonly unknown[]> = { readonly [K in keyof F]: CheckedField<F[K]> }
+type CheckedField<I> = I extends { removed: object }
+  ? unknown
+  : I extends { schema: { properties: infer P }, field: infer N }
+    ? string extends keyof P ? unknown : N extends keyof P ? unknown : { [message in `${N & string} is not a property of its schema`]: never }
+    : unknown
 
 /** One change a version made, made by `versionChange()` (its instructions are checked and kept inside). */
 export interface VersionChange {
@@ -140,7 +152,7 @@ function fail (message: string): never {
  * what it changed (`description`, for clients), and how to serve the versions before it from the code of the
  * newest (see docs/version-changes.md). Checked here: a bad instruction throws, naming it.
  */
-export function versionChange (options: VersionChangeOptions): VersionChange {
+export function versionChange<const F extends readonly FieldInstruction[] = readonly []> (options: VersionChangeOptions<F & CheckedFields<F>>): VersionChange {
   if (!isObject(options)) fail(`needs { description, endpoints?, fields?, requests?, responses? } (got ${messageOf(options)})`)
   for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, fields, requests and responses`)
   const { description } = options

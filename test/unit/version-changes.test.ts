@@ -277,7 +277,8 @@ t.test('a property: a value converted down, and a request of it converted up, is
   const Item = Type.Object({ a: Type.String(), b: Type.Integer(), c: Type.Optional(Type.Boolean()) })
   const Page = Type.Object({ items: Type.Array(Item), total: Type.Integer() })
   const rename = versionChange({ description: 'Renamed.', fields: [{ schema: Item, field: 'a', renamedFrom: 'x' }, { schema: Page, field: 'total', renamedFrom: 'count' }] })
-  const again = versionChange({ description: 'Renamed again.', fields: [{ schema: Item, field: 'b', renamedFrom: 'y' }, { schema: Item, field: 'x', renamedFrom: 'z' }] })
+  // 'x' is what 3.0 renamed: in 2.0 it is a field Item's type (of the newest) does not name.
+  const again = versionChange({ description: 'Renamed again.', fields: [{ schema: Item, field: 'b', renamedFrom: 'y' }, { schema: Item as object, field: 'x', renamedFrom: 'z' }] })
   const app = Fastify()
   const seen: unknown[] = []
   await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [rename] }, { version: '2.0', changes: [again] }, { version: '1.0' }] })
@@ -324,7 +325,7 @@ t.test('a route or instruction of versionChanges that cannot work fails start-up
     [{ versionChanges: list() }, { versionChanges: false }, /route GET \/a: versionChanges must be true \(got false\)/],
     [{ versionChanges: list() }, { versionChanges: true, apiVersions: '2.0' }, /route GET \/a: versionChanges: true takes its versions from the versionChanges option, so it cannot declare apiVersions too; remove it, or declare the route without versionChanges/],
     [{ versionChanges: list() }, { versionChanges: true, apiVersionNeutral: true, deprecatedApiVersions: '1.0' }, /cannot declare deprecatedApiVersions or apiVersionNeutral too; remove them/],
-    [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "title"/]
+    [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing as object, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "title"/]
   ]
   const Params = Type.Object({ id: Type.String() })
   routeCases.push([{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Params, field: 'id', renamedFrom: 'key' }] })) }, { versionChanges: true, schema: { params: Params } },
@@ -342,7 +343,7 @@ t.test('a route or instruction of versionChanges that cannot work fails start-up
     [versionChange({ description: 'x', responses: [{ route: 'GET /b', migrate () {} }] }), /responses\[0\], names the route GET \/b/],
     [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/b', added: true }] }), /the change of 2\.0, endpoints\[0\], names the endpoint GET \/b, which no route declared with versionChanges: true is/],
     // A schema no route holds is still checked: it may be for convertToApiVersion.
-    [versionChange({ description: 'x', fields: [{ schema: Type.Object({ a: Type.String() }), field: 'b', added: true }] }), /the change of 2\.0, fields\[0\] names the field "b", which the schema does not have in 2\.0; its fields there: "a"/]
+    [versionChange({ description: 'x', fields: [{ schema: Type.Object({ a: Type.String() }) as object, field: 'b', added: true }] }), /the change of 2\.0, fields\[0\] names the field "b", which the schema does not have in 2\.0; its fields there: "a"/]
   ]
   for (const [change, message] of readyCases) {
     const app = Fastify()
