@@ -56,6 +56,10 @@ export async function callEverything (baseUrl: string): Promise<Call[]> {
   const healthy09 = health09(await v09.GET('/health'), 200, 'application/json')
   const unreadable09 = health09(await v09.GET('/health', { params: { query: untyped({ 'api-version': '1.' }) } }), 400, 'application/problem+json')
   check(healthy09.status === 'ok' && unreadable09.code === 'InvalidApiVersion', 'GET /health at 0.9')
+  const listCustomers09 = expect<V0_9.operations['listCustomers']>('0.9', 'listCustomers')
+  const customers09 = listCustomers09(await v09.GET('/customers', { params: { query: { 'api-version': '0.9' } } }), 200, 'application/json')
+  const unsupportedCustomers09 = listCustomers09(await v09.GET('/customers', { params: { query: { 'api-version': untyped('0.8') } } }), 400, 'application/problem+json')
+  check(customers09[0].name === 'Ada Lovelace' && unsupportedCustomers09.status === 400, 'GET /customers at 0.9: the name of 0.9')
 
   // 1.0: the items ordered (the version in a header), one order with the version in its path, health.
   const v10 = createClient<V1_0.paths>({ baseUrl })
@@ -75,6 +79,17 @@ export async function callEverything (baseUrl: string): Promise<Call[]> {
   const healthy10 = health10(await v10.GET('/health'), 200, 'application/json')
   const unsupported10 = health10(await v10.GET('/health', { headers: { 'api-version': '7.0' } }), 400, 'application/problem+json')
   check(healthy10.status === 'ok' && unsupported10.code === 'UnsupportedApiVersion', 'GET /health at 1.0')
+  const v10query = { query: { 'api-version': '1.0' } } as const
+  const listCustomers10 = expect<V1_0.operations['listCustomers']>('1.0', 'listCustomers')
+  const customers10 = listCustomers10(await v10.GET('/customers', { params: v10query }), 200, 'application/json')
+  const noVersionCustomers10 = listCustomers10(await v10.GET('/customers', { params: untyped({}) }), 400, 'application/problem+json')
+  const getCustomer10 = expect<V1_0.operations['getCustomer']>('1.0', 'getCustomer')
+  const customer10 = getCustomer10(await v10.GET('/customers/{id}', { params: { ...v10query, path: { id: 1 } } }), 200, 'application/json')
+  const noCustomer10 = getCustomer10(await v10.GET('/customers/{id}', { params: { ...v10query, path: { id: 9 } } }), 404, 'application/problem+json')
+  const notACustomerId10 = getCustomer10(await v10.GET('/customers/{id}', { params: { ...v10query, path: { id: untyped('ada') } } }), 400, 'application/json')
+  const customerVersion10 = getCustomer10(await v10.GET('/customers/{id}', { params: { query: { 'api-version': untyped('0.9') }, path: { id: 1 } } }), 400, 'application/problem+json')
+  check(customers10[0].name === 'Ada Lovelace' && noVersionCustomers10.code === 'ApiVersionUnspecified' && customer10.name === 'Ada Lovelace' &&
+    noCustomer10.title === 'No such customer' && notACustomerId10.code === 'FST_ERR_VALIDATION' && customerVersion10.code === 'UnsupportedApiVersion', 'the customers at 1.0')
 
   // 2.0: the orders, placing one (with a bearer token), one order, health.
   const v20 = createClient<V2_0.paths>({ baseUrl })
@@ -103,6 +118,16 @@ export async function callEverything (baseUrl: string): Promise<Call[]> {
   const healthy20 = health20(await v20.GET('/health', { params: untyped(version) }), 200, 'application/json')
   const ambiguous20 = health20(await v20.GET('/health', { params: untyped({ query: { 'api-version': ['1.0', '2.0'] } }) }), 400, 'application/problem+json')
   check(healthy20.status === 'ok' && ambiguous20.code === 'AmbiguousApiVersion', 'GET /health at 2.0')
+  const listCustomers20 = expect<V2_0.operations['listCustomers']>('2.0', 'listCustomers')
+  const customers20 = listCustomers20(await v20.GET('/customers', { params: version }), 200, 'application/json')
+  const invalidCustomers20 = listCustomers20(await v20.GET('/customers', { params: { query: { 'api-version': untyped('2.') } } }), 400, 'application/problem+json')
+  const getCustomer20 = expect<V2_0.operations['getCustomer']>('2.0', 'getCustomer')
+  const customer20 = getCustomer20(await v20.GET('/customers/{id}', { params: { ...version, path: { id: 1 } } }), 200, 'application/json')
+  const noCustomer20 = getCustomer20(await v20.GET('/customers/{id}', { params: { ...version, path: { id: 9 } } }), 404, 'application/problem+json')
+  const notACustomerId20 = getCustomer20(await v20.GET('/customers/{id}', { params: { ...version, path: { id: untyped('ada') } } }), 400, 'application/json')
+  const customerVersion20 = getCustomer20(await v20.GET('/customers/{id}', { params: { query: { 'api-version': untyped('3.0') }, path: { id: 1 } } }), 400, 'application/problem+json')
+  check(customers20[0].fullName === 'Ada Lovelace' && invalidCustomers20.code === 'InvalidApiVersion' && customer20.email === 'ada@example.com' &&
+    noCustomer20.instance === '/customers/9?api-version=2.0' && notACustomerId20.code === 'FST_ERR_VALIDATION' && customerVersion20.code === 'UnsupportedApiVersion', 'the customers at 2.0: one handler')
   return calls
 }
 

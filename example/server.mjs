@@ -4,10 +4,11 @@
 // what changed since the version before it (breaking changes first; also at /openapi/changes.json). Placing an
 // order needs a bearer token (any will do): the docs page's Authorize button keeps it across versions. Who calls
 // which version is counted as OpenTelemetry metrics, printed on the console (METRICS_INTERVAL ms, default 30 s).
+// The customers are written once, for 2.0: their older versions are served from the changes that led to it.
 import Fastify from 'fastify'
 import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import { Type } from '@sinclair/typebox'
-import apiVersioning, { ProblemDetailsSchema } from '../dist/esm/index.js'
+import apiVersioning, { ProblemDetailsSchema, versionChange } from '../dist/esm/index.js'
 import apiVersioningOpenApi from '../dist/esm/openapi/index.js'
 
 const app = Fastify({ logger: { level: 'warn' } })
@@ -15,10 +16,26 @@ const app = Fastify({ logger: { level: 'warn' } })
 const exportIntervalMillis = Number(process.env.METRICS_INTERVAL ?? 30_000)
 const meterProvider = new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new ConsoleMetricExporter(), exportIntervalMillis })] })
 app.addHook('onClose', () => meterProvider.shutdown())
+// The customers, as 2.0 has them; what each version changed, for the versions before it (docs/version-changes.md).
+const Customer = Type.Object({ id: Type.Integer(), fullName: Type.String(), email: Type.String() }, { description: 'A customer' })
+const customersRenamed = versionChange({
+  description: "Customers have a full name (it was 'name') and an email.",
+  fields: [{ schema: Customer, field: 'fullName', renamedFrom: 'name' }, { schema: Customer, field: 'email', added: true }]
+})
+const customerById = versionChange({
+  description: 'One customer can be read by its id.',
+  endpoints: [{ method: 'GET', url: '/customers/:id', added: true }]
+})
+
 await app.register(apiVersioning, {
   problemDetails: true,
   reportApiVersions: true,
   telemetry: { meterProvider },
+  versionChanges: [
+    { version: '2.0', changes: [customersRenamed] },
+    { version: '1.0', changes: [customerById] },
+    { version: '0.9', deprecated: true }
+  ],
   // 0.9's responses say when it was deprecated and when it goes, with links for its clients; so do its documents.
   policies: {
     0.9: {
@@ -31,7 +48,7 @@ await app.register(apiVersioningOpenApi, {
   openapi: {
     openapi: '3.1.0',
     info: { title: 'Orders', description: 'An example of fastify-api-versioning: one document per API version.' },
-    tags: [{ name: 'orders' }, { name: 'health' }],
+    tags: [{ name: 'orders' }, { name: 'customers' }, { name: 'health' }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } }
   },
   ui: { routePrefix: '/docs' }
@@ -93,6 +110,25 @@ app.get('/api/v:apiVersion/orders/:id', {
 }, async (request, reply) => orders.find(o => o.id === request.params.id) ??
   reply.problem({ status: 404, title: 'No such order', detail: `There is no order ${request.params.id}`, instance: request.url }))
 
+// Written once, for 2.0: 1.0 and 0.9 call the full name 'name' and have no email; 0.9 reads no customer by id.
+const customers = [{ id: 1, fullName: 'Ada Lovelace', email: 'ada@example.com' }]
+app.get('/customers', {
+  versionChanges: true,
+  schema: { tags: ['customers'], summary: 'The customers', operationId: 'listCustomers', response: { 200: Type.Array(Customer) } }
+}, async () => customers)
+
+app.get('/customers/:id', {
+  versionChanges: true,
+  schema: {
+    tags: ['customers'],
+    summary: 'One customer',
+    operationId: 'getCustomer',
+    params: Type.Object({ id: Type.Integer() }),
+    response: { 200: Customer, 404: Problem }
+  }
+}, async (request, reply) => customers.find(c => c.id === request.params.id) ??
+  reply.problem({ status: 404, title: 'No such customer', detail: `There is no customer ${request.params.id}`, instance: request.url }))
+
 app.get('/health', {
   apiVersionNeutral: true,
   schema: { tags: ['health'], summary: 'Liveness, whatever the version', operationId: 'health', response: { 200: Type.Object({ status: Type.Literal('ok') }) } }
@@ -118,4 +154,5 @@ Try:
   curl -i -H 'api-version: 2.0' -H 'authorization: Bearer demo' -H 'content-type: application/json' -d '{"item":"jam"}' ${base}/orders
   curl -i ${base}/api/v2.0/orders/1
   curl -i ${base}/api/v9/orders/1               # 404 Unsupported
+  curl -i '${base}/customers/1?api-version=2.0'  # one handler; try 1.0: 'name', no email
   curl -i ${base}/health`)

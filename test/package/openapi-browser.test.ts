@@ -63,13 +63,20 @@ if (!existsSync(executablePath)) {
       return status.innerText()
     }
     const live = { deprecated: false, struck: false }
-    t.same(await showing('2.0'), { 'GET /orders': live, 'POST /orders': live, 'GET /api/v2.0/orders/{id}': live, 'GET /health': live }, 'starts at 2.0')
+    t.same(await showing('2.0'), { 'GET /orders': live, 'POST /orders': live, 'GET /api/v2.0/orders/{id}': live, 'GET /customers': live, 'GET /customers/{id}': live, 'GET /health': live }, 'starts at 2.0')
     // What changed since 1.0, from the document's description: markdown the page renders, breaking changes first.
     const changes = page.locator('.info .renderedMarkdown')
     t.equal(await changes.locator('h3').innerText(), 'Changes since 1.0')
     t.same(await changes.locator('strong').allInnerTexts(), ['Breaking changes', 'Other changes'])
-    t.same(await changes.locator('li').allInnerTexts(), ['GET /orders: response 200: type of [] changed from string to object', 'POST /orders added'])
-    t.same(await changes.locator('li code').allInnerTexts(), ['GET /orders', '[]', 'string', 'object', 'POST /orders'])
+    // What 2.0 says it changed (versionChanges), before what the documents show.
+    t.same((await changes.locator('p').allInnerTexts()).slice(1, 2), ["Customers have a full name (it was 'name') and an email."])
+    t.same(await changes.locator('li').allInnerTexts(), [
+      'GET /customers: response 200: property [].name removed', 'GET /customers/{id}: response 200: property name removed',
+      'GET /orders: response 200: type of [] changed from string to object', 'POST /orders added',
+      'GET /customers: response 200: required property [].email added', 'GET /customers: response 200: required property [].fullName added',
+      'GET /customers/{id}: response 200: required property email added', 'GET /customers/{id}: response 200: required property fullName added'
+    ])
+    t.same((await changes.locator('li code').allInnerTexts()).slice(4, 9), ['GET /orders', '[]', 'string', 'object', 'POST /orders'])
 
     t.equal(await tryItOut('listOrders'), '200', 'Try it out: the version parameter is filled in')
     const list = page.locator('#operations-orders-listOrders')
@@ -87,14 +94,14 @@ if (!existsSync(executablePath)) {
     await page.locator('.auth-btn-wrapper .authorize').click()
     await page.locator('.auth-btn-wrapper .btn-done').click()
     await picker.selectOption({ label: '1.0' })
-    t.same(await showing('1.0'), { 'GET /orders': live, 'GET /api/v1.0/orders/{id}': live, 'GET /health': live })
+    t.same(await showing('1.0'), { 'GET /orders': live, 'GET /api/v1.0/orders/{id}': live, 'GET /customers': live, 'GET /customers/{id}': live, 'GET /health': live })
     t.match(page.url(), /\?urls\.primaryName=1\.0$/)
     await picker.selectOption({ label: '2.0' })
     await showing('2.0')
     t.equal(await tryItOut('placeOrder'), '201', 'Try it out on an operation that needs the token')
 
     await picker.selectOption({ label: '0.9 (deprecated)' })
-    t.same(await showing('0.9'), { 'GET /orders': { deprecated: true, struck: true }, 'GET /health': live }, '0.9\'s operation is struck through')
+    t.same(await showing('0.9'), { 'GET /orders': { deprecated: true, struck: true }, 'GET /customers': { deprecated: true, struck: true }, 'GET /health': live }, '0.9\'s operations are struck through')
     t.match(await page.locator('.info').innerText(), /This API version is deprecated from 2026-01-01: see https:\/\/example\.com\/orders-api\/deprecations#v0\.9\. This API version is retired on 2027-06-30: see Moving from 0\.9 to 1\.0\./)
     // Its policy links are links.
     t.same(await page.locator('.info .renderedMarkdown a').evaluateAll(links => links.map(a => [a.textContent, (a as HTMLAnchorElement).href])), [
