@@ -1,13 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler } from 'fastify'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { locator, type Locate } from './locate.js'
+import { locator, type Locate, type Site } from './locate.js'
 import { names } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
-
-type Schema = Record<string, unknown>
 
 /** A route's schema as one version of the list sees it (see deriveSchema), by the parts that hold data. */
 export interface VersionSchemas {
@@ -50,9 +48,11 @@ export interface Step {
 /** What converts the requests and responses of one route between one version of the list and the newest. */
 export interface Conversion {
   /** The preHandler hook that converts a request up to the newest version; null when nothing changes it. */
-  readonly request: ((request: FastifyRequest) => Promise<void>) | null
+  readonly request: preHandlerHookHandler | null
   /** The preSerialization hook that converts a response down to the version; null when nothing changes it. */
-  readonly response: ((request: FastifyRequest, reply: ReplyState, payload: unknown) => Promise<unknown>) | null
+  readonly response: preSerializationHookHandler | null
+  /** The response conversion as a function: the value, or a promise of it where a migration runs; null for none. */
+  readonly down: ((reply: ReplyState, payload: unknown) => unknown) | null
 }
 
 /**
@@ -81,15 +81,46 @@ export function conversionFrom (steps: readonly Step[], from: number): Conversio
   const down: ResponseStep[] = []
   for (let k = from - 1; k >= 0; k--) if (steps[k].request !== null) up.push(steps[k].request as RequestStep)
   for (let k = 0; k < from; k++) if (steps[k].response !== null) down.push(steps[k].response as ResponseStep)
-  async function apiVersionRequestChanges (request: FastifyRequest): Promise<void> {
-    for (const step of up) await convertRequest(step, request)
+  // Renames and dropped fields alone are synchronous: the hooks are then callback hooks, with no promise to make.
+  const migratesUp = up.some(step => step.migrations.length > 0)
+  const migratesDown = down.some(step => step.migrations.length > 0)
+  function renamesUp (request: FastifyRequest): void {
+    for (const step of up) {
+      renameRequest(step, request)
+      dropRequest(step, request)
+    }
   }
-  async function apiVersionResponseChanges (request: FastifyRequest, reply: ReplyState, payload: unknown): Promise<unknown> {
+  async function convertUp (request: FastifyRequest): Promise<void> {
+    for (const step of up) {
+      renameRequest(step, request)
+      await migrateRequest(step, request)
+      dropRequest(step, request)
+    }
+  }
+  function renamesDown (reply: ReplyState, payload: unknown): unknown {
     const box = { value: payload }
-    for (const step of down) await convertResponse(step, reply, box)
+    for (const step of down) renameResponse(step, reply, box)
     return box.value
   }
-  return { request: up.length === 0 ? null : apiVersionRequestChanges, response: down.length === 0 ? null : apiVersionResponseChanges }
+  async function convertDown (reply: ReplyState, payload: unknown): Promise<unknown> {
+    const box = { value: payload }
+    for (const step of down) {
+      await migrateResponse(step, reply, box)
+      renameResponse(step, reply, box)
+    }
+    return box.value
+  }
+  const request: preHandlerHookHandler = migratesUp
+    ? async function apiVersionRequestChanges (request) { await convertUp(request) }
+    : function apiVersionRequestChanges (request, reply, done) { renamesUp(request); done() }
+  const response: preSerializationHookHandler<unknown> = migratesDown
+    ? async function apiVersionResponseChanges (request, reply, payload) { return await convertDown(reply, payload) }
+    : function apiVersionResponseChanges (request, reply, payload, done) { done(null, renamesDown(reply, payload)) }
+  return {
+    request: up.length === 0 ? null : request,
+    response: down.length === 0 ? null : response,
+    down: down.length === 0 ? null : migratesDown ? convertDown : renamesDown
+  }
 }
 
 function requestStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): RequestStep | null {
@@ -162,13 +193,20 @@ function storeRequestValue (request: FastifyRequest, part: RequestPart, value: u
   else if (part === 'body') request.body = value
 }
 
-async function convertRequest (step: RequestStep, request: FastifyRequest): Promise<void> {
-  // A request is the client's own, made for this request: changed in place.
+// A request is the client's own, made for this request: changed in place (its headers are Node's own object).
+function renameRequest (step: RequestStep, request: FastifyRequest): void {
   for (const [part, locate] of step.renames) {
-    for (const site of locate(requestValue(request, part), false)) {
-      for (const rule of site.tasks) rename(site.value, rule.renamedFrom as string, rule.field)
+    for (const site of locate(requestValue(request, part), 'none')) {
+      for (const rule of site.tasks) {
+        if (!Object.hasOwn(site.value, rule.renamedFrom as string)) continue
+        site.value[rule.field] = site.value[rule.renamedFrom as string]
+        delete site.value[rule.renamedFrom as string]
+      }
     }
   }
+}
+
+async function migrateRequest (step: RequestStep, request: FastifyRequest): Promise<void> {
   for (const { rule, locates } of step.migrations) {
     if (locates === null) {
       const given: RequestToMigrate = { body: request.body, query: request.query as Record<string, unknown>, headers: request.headers }
@@ -179,7 +217,7 @@ async function convertRequest (step: RequestStep, request: FastifyRequest): Prom
     }
     for (const [part, locate] of locates) {
       const box = requestValue(request, part as RequestPart)
-      for (const site of locate(box, false)) {
+      for (const site of locate(box, 'none').reverse()) {
         const given: RequestToMigrate = { body: site.value, query: request.query as Record<string, unknown>, headers: request.headers }
         await settled(rule.migrate(given))
         for (const [holder, key] of site.places) holder[key] = given.body
@@ -187,8 +225,11 @@ async function convertRequest (step: RequestStep, request: FastifyRequest): Prom
       storeRequestValue(request, part as RequestPart, box.value)
     }
   }
+}
+
+function dropRequest (step: RequestStep, request: FastifyRequest): void {
   for (const [part, locate] of step.drops) {
-    for (const site of locate(requestValue(request, part), false)) {
+    for (const site of locate(requestValue(request, part), 'none')) {
       for (const rule of site.tasks) delete site.value[rule.field]
     }
   }
@@ -197,7 +238,7 @@ async function convertRequest (step: RequestStep, request: FastifyRequest): Prom
 /** What a response conversion reads and changes of a reply: Fastify's reply, or a stand-in (convertToApiVersion). */
 export type ReplyState = Pick<FastifyReply, 'statusCode' | 'getHeaders' | 'code' | 'header' | 'removeHeader'>
 
-async function convertResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<void> {
+async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<void> {
   for (const { rule, route, byStatus } of step.migrations) {
     if (!rule.errors && (reply.statusCode < 200 || reply.statusCode > 299)) continue
     if (route) {
@@ -210,26 +251,45 @@ async function convertResponse (step: ResponseStep, reply: ReplyState, box: { va
     }
     const locate = forStatus(byStatus, reply.statusCode)
     if (locate === undefined) continue
-    for (const site of locate(box, true)) {
+    for (const site of locate(box, 'all').reverse()) {
       const given = responseToMigrate(reply, site.value)
       await settled(rule.migrate(given))
       finish(reply, given)
       for (const [holder, key] of site.places) holder[key] = given.body
     }
   }
+}
+
+// The handler's value is its own: the objects that hold what changes are copied, the changed ones made anew.
+function renameResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): void {
   const locate = forStatus(step.auto, reply.statusCode)
   if (locate === undefined) return
-  for (const site of locate(box, true)) {
-    for (const rule of site.tasks) {
-      if (rule.kind === 'added') delete site.value[rule.field]
-      else rename(site.value, rule.field, rule.renamedFrom as string)
+  rebuild(locate(box, 'paths'), (rule, name) => name !== rule.field ? name : rule.kind === 'added' ? null : rule.renamedFrom as string)
+}
+
+/**
+ * Makes each site's object anew with its properties renamed or dropped (`name` gives a property's new name, or
+ * null to drop it), and puts it in its places: inner sites first, so that an outer one is made with them in it.
+ * A new object, not `delete` on the old one: V8 keeps an object whose properties are deleted as a dictionary,
+ * slow to serialize.
+ */
+function rebuild (sites: ReadonlyArray<Site<FieldRule>>, name: (rule: FieldRule, name: string) => string | null): void {
+  for (let i = sites.length - 1; i >= 0; i--) {
+    const { value, tasks, places } = sites[i]
+    const made: Record<string, unknown> = {}
+    for (const key of Object.keys(value)) {
+      let renamed: string | null = key
+      for (let j = 0; j < tasks.length && renamed !== null; j++) if (renamed === key) renamed = name(tasks[j], key)
+      if (renamed !== null) made[renamed] = value[key]
     }
+    for (const [holder, key] of places) holder[key] = made
   }
 }
 
 // As Fastify picks a response schema: the status, then its class (`2xx`), then `default`.
 function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
-  return byStatus.get(String(status)) ?? byStatus.get(`${String(status)[0]}xx`) ?? byStatus.get(`${String(status)[0]}XX`) ?? byStatus.get('default')
+  const text = String(status)
+  return byStatus.get(text) ?? byStatus.get(`${text[0]}xx`) ?? byStatus.get(`${text[0]}XX`) ?? byStatus.get('default')
 }
 
 function responseToMigrate (reply: ReplyState, body: unknown): ResponseToMigrate {
@@ -246,12 +306,6 @@ function finish (reply: ReplyState, given: ResponseToMigrate): void {
 
 function copyOf (value: unknown): unknown {
   return Array.isArray(value) ? [...value] : isObject(value) ? { ...value } : value
-}
-
-function rename (object: Schema, from: string, to: string): void {
-  if (!Object.hasOwn(object, from)) return
-  object[to] = object[from]
-  delete object[from]
 }
 
 // A migration may be async: its value is awaited only when it is a promise.

@@ -42,10 +42,10 @@ export function convertToApiVersion (list: VersionList | null, shared: SharedSch
     schemas.push({ response: { default: at } })
     if (k < index) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
   }
-  const convert = conversionFrom(planSteps(list, [], schemas, shared), index).response
+  const convert = conversionFrom(planSteps(list, [], schemas, shared), index).down
   // A copy whatever happens, so that the caller may change it.
   const copy = structuredClone(value)
-  return convert === null ? Promise.resolve(copy) : convert(undefined as never, standIn(), copy)
+  return Promise.resolve(convert === null ? copy : convert(standIn(), copy))
 }
 
 // What the response migrations read of a reply: a 200 without headers.

@@ -16,11 +16,13 @@ export interface Site<T> {
 
 /**
  * Finds the sites of a value: `box.value` is the value (a body, a query string), and the sites are in the order of
- * a walk, outer before inner, each object once. With `copy`, every object and array on the way to a site is copied
- * first (the same object reached twice gets the same copy), so that what the sites change leaves the caller's value
- * as it was.
+ * a walk, outer before inner, each object once. What is copied first, so that what the sites change leaves the
+ * caller's value as it was (the same object reached twice gets the same copy): `'none'` (the value is the
+ * caller's to change), `'paths'` (the objects and arrays that hold sites: the sites themselves are the caller's to
+ * replace, never to change), or `'all'` (those and the sites).
  */
-export type Locate<T> = (box: { value: unknown }, copy: boolean) => Array<Site<T>>
+export type Locate<T> = (box: { value: unknown }, copy: Copy) => Array<Site<T>>
+export type Copy = 'none' | 'paths' | 'all'
 
 interface LocNode<T> {
   readonly tasks: T[]
@@ -34,6 +36,16 @@ interface LocNode<T> {
   /** Schemas of the same value: the members of `allOf`, `anyOf`, `oneOf`, and what a `$ref` reaches. */
   readonly same: Array<LocNode<T>>
   live: boolean
+  /** A part of it leads to a site: its values hold sites. */
+  inner: boolean
+}
+
+/** An object a walk reached: where it is, its copy (or itself), the schemas it was seen as, and its site. */
+interface Reached<T> {
+  value: Holder
+  readonly places: Array<readonly [Holder, string | number]>
+  readonly nodes: Array<LocNode<T>>
+  site: Site<T> | null
 }
 
 /**
@@ -51,7 +63,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
     if (schema === null) return null
     const known = nodes.get(schema)
     if (known !== undefined) return known
-    const node: LocNode<T> = { tasks: [...tasksOf(schema)], properties: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false }
+    const node: LocNode<T> = { tasks: [...tasksOf(schema)], properties: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false, inner: false }
     nodes.set(schema, node)
     all.push(node)
     if (isObject(schema.properties)) {
@@ -85,6 +97,12 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
     }
   }
   if (!root.live) return null
+  const parts = (node: LocNode<T>): Array<LocNode<T> | null> => [...node.properties.map(([, child]) => child), node.items, node.additional, ...node.tuple]
+  for (const node of all) node.inner = parts(node).some(part => part?.live === true)
+  for (let changed = true; changed;) {
+    changed = false
+    for (const node of all) if (!node.inner && node.same.some(member => member.inner)) changed = node.inner = true
+  }
   for (const node of all) {
     const kept = node.properties.filter(([, child]) => child.live)
     node.properties.splice(0, node.properties.length, ...kept)
@@ -97,37 +115,36 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
 
   return function locate (box, copy) {
     const sites: Array<Site<T>> = []
-    const bySite = new Map<object, Site<T>>()
-    const copies = new Map<object, Holder>()
-    const visited = new Map<object, Set<LocNode<T>>>()
+    const reached = new Map<object, Reached<T>>()
 
     function visit (node: LocNode<T>, holder: Holder, key: string | number): void {
       const given = holder[key]
       if (typeof given !== 'object' || given === null) return
-      let value = given as Holder
-      if (copy) {
-        let copied = copies.get(given)
-        if (copied === undefined) copies.set(given, copied = (Array.isArray(given) ? [...given] : { ...given }) as Holder)
-        holder[key] = value = copied
-      }
-      expand(node, value, holder, key)
+      let entry = reached.get(given)
+      if (entry === undefined) reached.set(given, entry = { value: given as Holder, places: [], nodes: [], site: null })
+      if (copy === 'all' || (copy === 'paths' && node.inner)) copied(given, entry)
+      holder[key] = entry.value
+      if (!entry.places.some(([h, k]) => h === holder && k === key)) entry.places.push([holder, key])
+      expand(node, entry)
     }
 
-    function expand (node: LocNode<T>, value: Holder, holder: Holder, key: string | number): void {
+    // The copy of an object, made once: where the object was met before, the copy is put in its place too.
+    function copied (given: object, entry: Reached<T>): void {
+      if (entry.value !== given) return
+      entry.value = (Array.isArray(given) ? [...given] : { ...given }) as Holder
+      for (const [holder, key] of entry.places) holder[key] = entry.value
+      if (entry.site !== null) (entry.site as { value: unknown }).value = entry.value
+    }
+
+    function expand (node: LocNode<T>, entry: Reached<T>): void {
       // Each object once per schema: the same object twice in a value, or a recursive schema, ends here.
-      let seen = visited.get(value)
-      if (seen === undefined) visited.set(value, seen = new Set())
-      if (seen.has(node)) return
-      seen.add(node)
+      if (entry.nodes.includes(node)) return
+      entry.nodes.push(node)
+      const value = entry.value
       const array = Array.isArray(value)
       if (node.tasks.length > 0 && !array) {
-        let site = bySite.get(value)
-        if (site === undefined) {
-          bySite.set(value, site = { value: value as Record<string, unknown>, tasks: [], places: [] })
-          sites.push(site)
-        }
-        for (const task of node.tasks) if (!site.tasks.includes(task)) (site.tasks as T[]).push(task)
-        if (!site.places.some(([h, k]) => h === holder && k === key)) (site.places as Array<readonly [Holder, string | number]>).push([holder, key])
+        if (entry.site === null) sites.push(entry.site = { value: value as Record<string, unknown>, tasks: [], places: entry.places })
+        for (const task of node.tasks) if (!entry.site.tasks.includes(task)) (entry.site.tasks as T[]).push(task)
       }
       if (array) {
         const items = value as unknown as unknown[]
@@ -139,7 +156,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
         for (const [name, child] of node.properties) if (Object.hasOwn(value, name)) visit(child, value, name)
         if (node.additional !== null) for (const name of Object.keys(value)) if (!node.known.has(name)) visit(node.additional, value, name)
       }
-      for (const member of node.same) expand(member, value, holder, key)
+      for (const member of node.same) expand(member, entry)
     }
 
     visit(root, box as unknown as Holder, 'value')

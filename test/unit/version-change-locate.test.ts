@@ -34,7 +34,7 @@ t.test('the sites of a value: where the schemas that have tasks are, outer befor
     old: [{ text: 'i' }, { sku: 'j' }],
     missing: { sku: 'no schema here' }
   }
-  const sites = (locate as NonNullable<typeof locate>)({ value }, false)
+  const sites = (locate as NonNullable<typeof locate>)({ value }, 'none')
   t.same(sites.map(site => [JSON.stringify(site.value), site.tasks, site.places[0][1]]), [
     ['{"sku":"a"}', ['line'], 0], ['{"sku":"b"}', ['line'], 2], ['{"sku":"c"}', ['line'], 'first'],
     ['{"sku":"d","text":"e"}', ['line', 'note'], 'either'], ['{"sku":"f"}', ['line'], 'x'],
@@ -43,7 +43,7 @@ t.test('the sites of a value: where the schemas that have tasks are, outer befor
   t.equal(sites[0].places[0][0], value.lines, 'in place')
   // One object in two places of two schemas: one site, with the tasks of both and both places.
   const shared = { sku: 'x', text: 'y' }
-  const twice = locate?.({ value: { first: shared, either: shared } }, false) ?? []
+  const twice = locate?.({ value: { first: shared, either: shared } }, 'none') ?? []
   t.same(twice.map(site => [site.tasks, site.places.map(([, key]) => key)]), [[['line', 'note'], ['first', 'either']]])
   t.equal(locator({ type: 'object', properties: { id: { type: 'integer' } } }, tasksOf, none), null, 'nothing to do: no locator')
   t.equal(locator(true, tasksOf, none), null)
@@ -55,7 +55,7 @@ t.test('with copy, the objects on the way are copies and the value stays as it w
   const line = { sku: 'a' }
   const value = { lines: [line, line], meta: { kept: true } }
   const box = { value: value as unknown }
-  const sites = locate(box, true)
+  const sites = locate(box, 'all')
   t.equal(sites.length, 1, 'one site for the object, however many places hold it')
   t.not(box.value, value)
   const copy = box.value as typeof value
@@ -68,15 +68,51 @@ t.test('with copy, the objects on the way are copies and the value stays as it w
   t.same(copy.lines, [{ sku: 'changed' }, { sku: 'changed' }], 'changed in every place')
 })
 
+t.test("with 'paths', only what holds a site is copied: a site is the caller's to replace, never to change", async t => {
+  const Order: Schema = { type: 'object', properties: { lines: { type: 'array', items: Line }, first: Line, either: { anyOf: [Line, Note] } } }
+  const locate = locator(Order, tasksOf, none) as NonNullable<ReturnType<typeof locator>>
+  const line = { sku: 'a' }
+  const value = { lines: [line], first: line, other: { kept: true } }
+  const box = { value: value as unknown }
+  const sites = locate(box, 'paths')
+  const copy = box.value as typeof value
+  t.not(copy, value, 'the body holds sites: a copy')
+  t.not(copy.lines, value.lines, 'the array holds one: a copy')
+  t.equal(sites.length, 1)
+  t.equal(sites[0].value, line, 'the site itself is not copied')
+  t.same(sites[0].places.map(([holder, key]) => [(holder as unknown) === copy.lines ? 'lines copy' : holder === copy ? 'body copy' : 'elsewhere', key]), [['lines copy', 0], ['body copy', 'first']])
+  // A site met first as a leaf, then as an object that holds sites: copied then, in both its places.
+  const Tree: Schema = { type: 'object', properties: { leaf: Line, inner: { type: 'object', properties: { sku: { type: 'string' }, child: Line } } } }
+  const tree = locator(Tree, node => node === Line ? ['line'] : [], none) as NonNullable<ReturnType<typeof locator>>
+  const both = { sku: 'x', child: { sku: 'y' } }
+  const treeBox = { value: { leaf: both, inner: both } as unknown }
+  const found = tree(treeBox, 'paths')
+  const made = treeBox.value as { leaf: typeof both, inner: typeof both }
+  t.equal(made.leaf, made.inner, 'one copy in both places')
+  t.not(made.inner, both)
+  t.equal(found[0].value, made.inner, 'and the site is that copy')
+  t.same(both, { sku: 'x', child: { sku: 'y' } })
+  // An object that holds a site only through a member of its allOf is copied too: the member is the same object.
+  const Wrapped: Schema = { allOf: [{ type: 'object', properties: { first: Line } }] }
+  const wrapped = locator(Wrapped, tasksOf, none) as NonNullable<ReturnType<typeof locator>>
+  const held = { first: line }
+  const heldBox = { value: held as unknown }
+  const inWrapped = wrapped(heldBox, 'paths')
+  t.not(heldBox.value, held, 'the holder, met through allOf: a copy')
+  t.equal(inWrapped.length, 1)
+  t.equal(inWrapped[0].places[0][0], heldBox.value, 'the site is placed in the copy')
+  t.same(held, { first: line }, 'the value as it was')
+})
+
 t.test('shared schemas through $ref, recursive ones too, and a value that holds itself', async t => {
   const Tree: Schema = { $id: 'Tree', type: 'object', properties: { line: { $ref: 'Line#' }, children: { type: 'array', items: { $ref: 'Tree#' } } } }
   const shared: Record<string, Schema> = { Tree, Line }
   const locate = locator({ $ref: 'Tree' }, tasksOf, id => shared[id]) as NonNullable<ReturnType<typeof locator>>
   const value = { line: { sku: 'root' }, children: [{ line: { sku: 'child' }, children: [{ line: { sku: 'grandchild' } }] }] }
-  t.same(locate({ value }, false).map(site => site.value.sku), ['root', 'child', 'grandchild'])
+  t.same(locate({ value }, 'none').map(site => site.value.sku), ['root', 'child', 'grandchild'])
   const loop: Record<string, unknown> = { line: { sku: 'loop' } }
   loop.children = [loop]
-  t.same(locate({ value: loop }, false).map(site => site.value.sku), ['loop'], 'each object once: a cycle ends')
+  t.same(locate({ value: loop }, 'none').map(site => site.value.sku), ['loop'], 'each object once: a cycle ends')
   t.equal(locator({ $ref: 'Nowhere' }, tasksOf, id => shared[id]), null, 'a $ref that leads nowhere')
   const selfRef: Schema = { $id: 'Self', $ref: 'Self' }
   t.equal(locator({ $ref: 'Self' }, tasksOf, () => selfRef), null, 'a $ref to itself ends')

@@ -436,3 +436,18 @@ t.test('shared schemas (app.addSchema) named by their $id, through the $refs of 
   t.equal((await app.inject({ method: 'POST', url: '/customers?api-version=1.0', payload: { fullName: 'Ada' } })).statusCode, 400)
   t.same((await app.inject({ method: 'POST', url: '/customers?api-version=2.0', payload: { fullName: 'Ada' } })).json(), { fullName: 'Ada' })
 })
+
+t.test("the handler's value is never changed: a constant it returns stays as it was for the next request", async t => {
+  const Item = Type.Object({ name: Type.String(), extra: Type.String() })
+  const Page = Type.Object({ items: Type.Array(Item), meta: Type.Object({ n: Type.Integer() }) })
+  const change = versionChange({ description: 'x', fields: [{ schema: Item, field: 'name', renamedFrom: 'title' }, { schema: Item, field: 'extra', added: true }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const constant = Object.freeze({ items: Object.freeze([Object.freeze({ name: 'a', extra: 'e' })]), meta: Object.freeze({ n: 1 }) })
+  app.get('/page', { versionChanges: true, schema: { response: { 200: Page } } }, async () => constant)
+  for (const version of ['1.0', '2.0', '1.0']) {
+    const res = await app.inject(`/page?api-version=${version}`)
+    t.same(res.json(), version === '1.0' ? { items: [{ title: 'a' }], meta: { n: 1 } } : constant, version)
+  }
+  t.same(constant, { items: [{ name: 'a', extra: 'e' }], meta: { n: 1 } })
+})
