@@ -6,7 +6,6 @@ import { logged } from './helpers.js'
 import { ALL_400, allProblems, buildDocs, documentOf, errorObjectsAt, operations, problemsAt } from './openapi-helpers.js'
 
 const ok = async () => 'ok'
-const problemRef = { $ref: '#/components/schemas/ProblemDetails' }
 
 t.test('one document per version, ascending, found on the routes; each valid', async t => {
   const app = await buildDocs({ problemDetails: true }, { openapi: { openapi: '3.1.0', info: { title: 'Orders', version: 'ignored', description: 'Orders API' } } }, app => {
