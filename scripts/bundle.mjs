@@ -1,0 +1,49 @@
+// The JavaScript of both builds: per build, one file per entry and one chunk that both entries import, so that an
+// app loads each module of the package once (one ApiVersion class, one set of registry symbols) in 2 or 3 files.
+// A cold start is why (benchmarks/cold-start.mjs): Node's ESM loader pays for each file it resolves, reads,
+// compiles and links, and ~60 small files cost ~25 ms. The CommonJS build is the ESM one (split the same way) with
+// each file turned into CommonJS; one module differs: where its `require` resolves from. tsc writes the
+// declaration files.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import * as esbuild from 'esbuild'
+
+const TARGET = 'node20'
+// ES modules are strict code; CommonJS files are only with the directive.
+const STRICT = "'use strict';"
+
+// The CommonJS build's peerRequire resolves from its own file, as createRequire(import.meta.url) does in ESM.
+const cjsPeerRequire = {
+  name: 'cjs-peer-require',
+  setup (build) {
+    build.onLoad({ filter: /[\\/]lib[\\/]openapi[\\/]peer-require\.ts$/ }, () => ({
+      contents: "import { createRequire } from 'node:module'\nexport const peerRequire = createRequire(__filename)\n",
+      loader: 'ts'
+    }))
+  }
+}
+
+for (const format of ['esm', 'cjs']) {
+  const { outputFiles } = await esbuild.build({
+    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+    entryPoints: ['lib/index.ts', 'lib/openapi/index.ts'],
+    outbase: 'lib',
+    outdir: `dist/${format}`,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'shared-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: TARGET,
+    packages: 'external',
+    plugins: format === 'cjs' ? [cjsPeerRequire] : [],
+    write: false,
+    logLevel: 'warning'
+  })
+  for (const file of outputFiles) {
+    const text = format === 'esm' ? file.text : (await esbuild.transform(file.text, { format: 'cjs', platform: 'node', target: TARGET, banner: STRICT })).code
+    mkdirSync(dirname(file.path), { recursive: true })
+    writeFileSync(file.path, text)
+  }
+}
