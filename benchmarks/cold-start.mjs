@@ -3,7 +3,7 @@
 // route and `await app.ready()`, and report their own CPU time; bare Fastify, the ESM build, the CommonJS build
 // and @fastify/cors (a reference) run interleaved, many times each. CPU, not wall time: the host may be busy.
 // Prints the table and writes it into results.md between the cold-start markers; see README.md here.
-//   --runs N (COLD_START_RUNS, 20)   --against <git revision>: that revision's builds too, as more rows
+//   --runs N (COLD_START_RUNS, 20)   --against <git revision>: that revision's builds too, as more rows (repeatable)
 //   --profile <row id>: where that row's CPU goes beyond bare Fastify's (cold-start-profile.mjs), nothing written
 //   BENCH_RESULTS (results.md)
 import { execFileSync, spawnSync } from 'node:child_process'
@@ -15,7 +15,7 @@ import { profileRow } from './cold-start-profile.mjs'
 
 const TARGET = 35
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: process.env.COLD_START_RUNS ?? '20' }, against: { type: 'string' }, profile: { type: 'string' } }
+  options: { runs: { type: 'string', default: process.env.COLD_START_RUNS ?? '20' }, against: { type: 'string', multiple: true, default: [] }, profile: { type: 'string' } }
 })
 const runs = Number(args.runs)
 const root = new URL('..', import.meta.url)
@@ -31,8 +31,8 @@ const rows = [
   { id: 'cjs', name: 'fastify-api-versioning, CommonJS build (`require`)', app: 'cold-start-app.cjs', args: [`${dist}cjs/index.js`, 'plugin'], bare: 'bare-cjs' },
   { id: 'cors', name: '@fastify/cors, for reference (`import`)', app: 'cold-start-app.mjs', args: [resolve('@fastify/cors'), 'cors'], bare: 'bare-esm', reference: true }
 ]
-if (args.against !== undefined) {
-  const { rev, dir } = buildRevision(args.against)
+for (const revision of args.against) {
+  const { rev, dir } = buildRevision(revision)
   rows.push(
     { id: `esm@${rev}`, name: `ESM build at ${rev} (\`import\`)`, app: 'cold-start-app.mjs', args: [`${dir}esm/index.js`, 'plugin'], bare: 'bare-esm' },
     { id: `cjs@${rev}`, name: `CommonJS build at ${rev} (\`require\`)`, app: 'cold-start-app.cjs', args: [`${dir}cjs/index.js`, 'plugin'], bare: 'bare-cjs' })
@@ -89,7 +89,7 @@ function render (samples, seconds) {
     `importing Fastify ${ms(median(samples.get('bare-esm').map(s => s.fastify - s.boot)))} ms (\`import\`), ` +
     `${ms(median(samples.get('bare-cjs').map(s => s.fastify - s.boot)))} ms (\`require\`): medians`)
   out.push(`- Machine: ${describeMachine()}`)
-  out.push(`- Run: ${new Date().toISOString().slice(0, 10)}, \`npm run bench:cold-start${args.against === undefined ? '' : ` -- --against ${args.against}`}\`, ` +
+  out.push(`- Run: ${new Date().toISOString().slice(0, 10)}, \`npm run bench:cold-start${args.against.length === 0 ? '' : ` -- ${args.against.map(rev => `--against ${rev}`).join(' ')}`}\`, ` +
     `${runs} runs of each row, interleaved (row order rotated each round); ${Math.round(seconds)} s in all`)
   return out.join('\n')
 }
