@@ -14,8 +14,9 @@ import { describeMachine, median, rotate } from './report.mjs'
 import { profileRow } from './cold-start-profile.mjs'
 
 const TARGET = 35
+const DEFAULT_RUNS = process.env.COLD_START_RUNS ?? '20'
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: process.env.COLD_START_RUNS ?? '20' }, against: { type: 'string', multiple: true, default: [] }, profile: { type: 'string' } }
+  options: { runs: { type: 'string', default: DEFAULT_RUNS }, against: { type: 'string', multiple: true, default: [] }, profile: { type: 'string' } }
 })
 const runs = Number(args.runs)
 const root = new URL('..', import.meta.url)
@@ -89,9 +90,15 @@ function render (samples, seconds) {
     `importing Fastify ${ms(median(samples.get('bare-esm').map(s => s.fastify - s.boot)))} ms (\`import\`), ` +
     `${ms(median(samples.get('bare-cjs').map(s => s.fastify - s.boot)))} ms (\`require\`): medians`)
   out.push(`- Machine: ${describeMachine()}`)
-  out.push(`- Run: ${new Date().toISOString().slice(0, 10)}, \`npm run bench:cold-start${args.against.length === 0 ? '' : ` -- ${args.against.map(rev => `--against ${rev}`).join(' ')}`}\`, ` +
+  out.push(`- Run: ${new Date().toISOString().slice(0, 10)}, \`npm run bench:cold-start${command()}\`, ` +
     `${runs} runs of each row, interleaved (row order rotated each round); ${Math.round(seconds)} s in all`)
   return out.join('\n')
+}
+
+// The options of this run, as they are given to npm run.
+function command () {
+  const given = [...(args.runs === DEFAULT_RUNS ? [] : ['--runs', args.runs]), ...args.against.flatMap(rev => ['--against', rev])]
+  return given.length === 0 ? '' : ` -- ${given.join(' ')}`
 }
 
 // Replaces what is between the markers; a first run puts them before the notes that run.mjs keeps.
