@@ -2,5 +2,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['dist/**', '.cjs-src/**', 'coverage/**', '.tap/**', '.scratch/**', 'benchmarks/node_modules/**', 'benchmarks/servers/node_modules/**']
+  ignores: ['dist/**', 'coverage/**', '.tap/**', '.scratch/**', 'benchmarks/node_modules/**', 'benchmarks/servers/node_modules/**']
 })

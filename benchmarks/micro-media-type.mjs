@@ -1,8 +1,9 @@
 // Micro-benchmarks of reading versions from Accept / Content-Type (ns per call), in the style of micro.mjs.
-// `node micro-media-type.mjs` prints a table; `--json` prints [what, ns] pairs. Needs `npm run build` first.
+// `node micro-media-type.mjs` prints a table; `--json` prints [what, ns] pairs.
+import { internals } from './internals.mjs'
 import { report } from './measure.mjs'
-import { readMediaTypes, resolveMediaTypeOption, withMediaTypeVersion } from '../dist/esm/request/media-type.js'
-import { VersionOutcome } from '../dist/esm/request/outcome.js'
+
+const { readMediaTypes, resolveMediaTypeOption, withMediaTypeVersion, VersionOutcome } = await internals()
 
 const v = resolveMediaTypeOption(true)
 const vendor = resolveMediaTypeOption({ parameter: 'v', template: 'application/vnd.acme.v{version}+json' })

@@ -1,11 +1,11 @@
 // Micro-benchmarks of the version parser and of reading a request into an outcome (ns per call).
-// `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs. Needs `npm run build` first.
+// `node micro.mjs` prints a table; `--json` prints [what, ns] pairs for run.mjs.
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
+import { internals } from './internals.mjs'
 import { report } from './measure.mjs'
-import { ApiVersion } from '../dist/esm/api-version.js'
-import { resolveMediaTypeOption } from '../dist/esm/request/media-type.js'
-import { readRequest } from '../dist/esm/request/readers.js'
+
+const { ApiVersion, readRequest, resolveMediaTypeOption } = await internals()
 
 const config = { queryNames: ['api-version'], shortestQueryName: 11, headerNames: ['api-version'], mediaType: null, segmentName: null, custom: null, lastQuery: { text: '', name: '', value: '' }, findSegment: null }
 const media = { ...config, mediaType: resolveMediaTypeOption('v') }

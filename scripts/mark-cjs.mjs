@@ -4,18 +4,20 @@
 // `import plugin = require('fastify-api-versioning')` is the plugin in TypeScript too. The types TypeScript wrote
 // for an entry move to `<entry>.exports.d.ts`, which the new ones import (and with it the `fastify` augmentations).
 // The package layer type-checks what this writes as a consumer's compiler reads it (test/package/package.test.ts).
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ts = createRequire(import.meta.url)('typescript')
 const ALIAS = 'entry$'
+// TypeScript writes the same declaration files for both builds: the CommonJS build gets the ESM build's.
+cpSync(new URL('../dist/esm/', import.meta.url), new URL('../dist/cjs/', import.meta.url), { recursive: true, filter: path => !path.endsWith('.js') })
 writeFileSync(new URL('../dist/cjs/package.json', import.meta.url), '{ "type": "commonjs" }\n')
 // Each entry and the name of its plugin, as its source declares it.
 for (const [entry, plugin] of [['index', 'apiVersioning'], ['openapi/index', 'apiVersioningOpenApi']]) {
   appendFileSync(new URL(`../dist/cjs/${entry}.js`, import.meta.url),
-    'module.exports = Object.defineProperties(exports.default, Object.getOwnPropertyDescriptors(exports));\n')
+    'module.exports = Object.defineProperties(module.exports.default, Object.getOwnPropertyDescriptors(module.exports));\n')
   const types = fileURLToPath(new URL(`../dist/cjs/${entry}.d.ts`, import.meta.url))
   const moved = types.replace(/\.d\.ts$/, '.exports.d.ts')
   const source = ts.createSourceFile(types, readFileSync(types, 'utf8'), ts.ScriptTarget.Latest, true)

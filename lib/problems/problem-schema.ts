@@ -4,7 +4,7 @@
 // ProblemDetailsSchema is typed by its JSON Schema keywords instead, from which TypeBox 1.x infers.
 // @ts-ignore: an optional peer (see above)
 import type { TInteger, TObject, TOptional, TSchema, TString } from '@sinclair/typebox'
-import fastJson from 'fast-json-stringify'
+import { problemJson } from './problem-json.js'
 import type { ProblemDocument } from './problems.js'
 
 // The schema is written out as the object TypeBox's `Type.Object(...)` builds (a test pins them equal), so that
@@ -87,14 +87,13 @@ export type ProblemDetails = {
   code?: string
 } & { [extension: string]: unknown }
 
-const stringify: (problem: ProblemDocument) => string = fastJson(ProblemDetailsSchema)
 // Frozen problems (the plugin's own) never change, so each is serialized once.
 const serialized = new WeakMap<object, string>()
 
 export function serializeProblem (problem: ProblemDocument): string {
   let body = serialized.get(problem)
   if (body === undefined) {
-    body = stringify(problem)
+    body = problemJson(problem)
     if (Object.isFrozen(problem)) serialized.set(problem, body)
   }
   return body

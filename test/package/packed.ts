@@ -35,7 +35,7 @@ function sourcesHash (): string {
       hash.update(relative(root, path)).update(readFileSync(path))
     }
   }
-  for (const path of ['lib', 'scripts', 'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cjs.json']) add(join(root, path))
+  for (const path of ['lib', 'scripts', 'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path))
   return hash.digest('hex').slice(0, 16)
 }
 

@@ -1,9 +1,13 @@
 import t from 'tap'
 import { Type, TypeGuard } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import fc from 'fast-check'
+import fastJson from 'fast-json-stringify'
 import Fastify from 'fastify'
 import { Writable } from 'node:stream'
+import { isDeepStrictEqual } from 'node:util'
 import apiVersioning, { errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS, type ProblemWriter } from '../../lib/index.js'
+import { problemJson } from '../../lib/problems/problem-json.js'
 import { build, problem, says } from './helpers.js'
 
 function logs () {
@@ -64,6 +68,37 @@ t.test('ProblemDetailsSchema is a TypeBox schema for routes and documents', asyn
     return { status: 409, title: 'Conflict', extra: 1 }
   })
   t.same((await app.inject('/x')).json(), { type: 'about:blank', title: 'Conflict', status: 409, extra: 1 })
+})
+
+// The plugin writes problems with its own serializer (lib/problems/problem-json.ts), for a cold start without
+// fast-json-stringify: it must write what fast-json-stringify writes for ProblemDetailsSchema, or throw as it does.
+t.test('problem documents are written as fast-json-stringify writes them with ProblemDetailsSchema', async t => {
+  const reference = fastJson(ProblemDetailsSchema)
+  const outcome = (write: (value: unknown) => string, value: unknown) => {
+    try {
+      return { json: write(value) }
+    } catch (error) {
+      return { error: [(error as Error).constructor.name, (error as Error).message] }
+    }
+  }
+  const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u2028', '\ud800', '\udc00', 'é', '😀'), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 60 })
+  const value = fc.oneof(
+    text, fc.integer({ min: 100, max: 599 }), fc.double(), fc.bigInt(), fc.boolean(), fc.constant(null), fc.constant(undefined),
+    fc.date(), fc.constantFrom(/a+"b/, /x\//), fc.constantFrom(() => 1, Symbol('s')), fc.constant('400.7'), fc.constant({ toString: () => 'shown' }),
+    fc.jsonValue(), fc.array(fc.integer(), { maxLength: 3 }), fc.constant(10n)
+  )
+  const member = fc.constantFrom('type', 'title', 'status', 'detail', 'instance', 'code')
+  const problem = fc.tuple(fc.dictionary(member, value), fc.dictionary(fc.oneof(member, text), value, { maxKeys: 4 }))
+    .map(([members, others]) => ({ ...others, ...members }))
+  const documents = fc.oneof({ weight: 8, arbitrary: problem }, problem.map(p => ({ toJSON: () => p })), fc.constantFrom(null, undefined, 5, 'ab'))
+  const every = [
+    { status: 400 }, { type: 'https://x', title: 'T', status: 404, detail: 'D', instance: '/i', code: 'C', extra: [1] },
+    { title: null, detail: new Date(0), instance: /r"x/, code: 7, status: '422' }, { status: 1.9 }, { status: -0 }, { status: 12n },
+    { status: Infinity }, { status: NaN }, { status: 'x' }, { title: new Date(NaN) }, { a: undefined, b: () => 1, c: Symbol('c'), d: 1 },
+    { amount: 10n }, { toJSON: () => ({ status: 409 }) }, { toJSON: 1, status: 400 }, null, undefined, 5
+  ]
+  for (const [i, document] of every.entries()) t.same(outcome(problemJson, document), outcome(reference, document), `example ${i}`)
+  fc.assert(fc.property(documents, document => isDeepStrictEqual(outcome(problemJson, document), outcome(reference, document))), { numRuns: 2000 })
 })
 
 t.test('problem writers: the first that can write does', async t => {
