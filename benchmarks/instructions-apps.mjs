@@ -3,12 +3,13 @@
 // (0.9 deprecated, for the report rows), /v:apiVersion/items, and an unversioned /health.
 import Fastify from 'fastify'
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
+import { metrics } from '@opentelemetry/api'
 import { payload } from './servers/payload.mjs'
 
 // PLUGIN_DIST: another build of the plugin (say, the previous release's dist/esm/index.js), for an A/B.
 const { default: apiVersioning, versionChange } = await import(process.env.PLUGIN_DIST ?? '../dist/esm/index.js')
 
-export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'plugin-telemetry', 'plugin-changes', 'fastify-constraint']
+export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'plugin-telemetry', 'plugin-telemetry-noop', 'plugin-changes', 'fastify-constraint']
 
 // /orders, answered with a response schema: by an ordinary versioned route ('plugin'), and by a route written for
 // the newest of three versions whose older ones differ by one rename a step ('plugin-changes').
@@ -54,10 +55,11 @@ export async function buildApp (kind) {
     app.get('/items', { constraints: { version: '1.0.0' } }, handler)
     app.get('/items', { constraints: { version: '2.0.0' } }, handler)
   } else {
-    // With telemetry: the SDK's counter, read by a reader that exports rarely (the cost of recording, not of exporting).
+    // With telemetry: the SDK, read by a reader that exports rarely (the cost of counting, not of exporting); or
+    // OpenTelemetry's no-op meter provider (the API alone, no SDK registered).
     const telemetry = kind === 'plugin-telemetry'
       ? { meterProvider: new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 3_600_000 })] }) }
-      : false
+      : kind === 'plugin-telemetry-noop' ? { meterProvider: metrics.getMeterProvider() } : false
     const changes = kind === 'plugin-changes'
     await app.register(apiVersioning, { versionReader: { query: 'api-version', header: 'api-version', urlSegment: 'apiVersion' }, problemDetails: true, reportApiVersions: kind === 'plugin-report', telemetry, versionChanges: changes ? CHANGES : undefined })
     app.get('/items', { apiVersions: '1.0', deprecatedApiVersions: '0.9' }, handler)

@@ -52,6 +52,7 @@ const ROWS = [
   ['hand-written hook that also sends Vary and the two version headers, valid version (query)', 'hook-report', '/items?api-version=1.0', '{}'],
   ['plugin, valid version (query), reportApiVersions', 'plugin-report', '/items?api-version=1.0', '{}'],
   ['plugin, valid version (query), telemetry', 'plugin-telemetry', '/items?api-version=1.0', '{}'],
+  ["plugin, valid version (query), telemetry through OpenTelemetry's no-op meter", 'plugin-telemetry-noop', '/items?api-version=1.0', '{}'],
   ['plain Fastify, /items with a header', 'plain', '/items', av('1.0')],
   ['hand-written hook, valid version (header)', 'hook', '/items', av('1.0')],
   ['hand-written hook that also sends Vary, valid version (header)', 'hook-vary', '/items', av('1.0')],

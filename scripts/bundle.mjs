@@ -46,8 +46,7 @@ const cjsPeerRequire = {
 for (const format of ['esm', 'cjs']) {
   const { outputFiles } = await esbuild.build({
     absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
-    // The command (the package's bin) runs from the ESM build; it loads CommonJS apps all the same.
-    entryPoints: ['lib/index.ts', 'lib/openapi/index.ts', ...(format === 'esm' ? ['lib/cli/bin.ts'] : [])],
+    entryPoints: ['lib/index.ts', 'lib/openapi/index.ts'],
     outbase: 'lib',
     outdir: `dist/${format}`,
     bundle: true,
@@ -67,3 +66,18 @@ for (const format of ['esm', 'cjs']) {
     writeFileSync(file.path, text)
   }
 }
+
+// The command (the package's bin), from the ESM build only (it loads CommonJS apps all the same): one file of its
+// own, so that the entries' chunks stay as they are. It finds an app's release gate by a global symbol, so its
+// own copy of the modules it shares with the entries changes nothing.
+await esbuild.build({
+  absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+  entryPoints: ['lib/cli/bin.ts'],
+  outfile: 'dist/esm/cli/bin.js',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: TARGET,
+  packages: 'external',
+  logLevel: 'warning'
+})

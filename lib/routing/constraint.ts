@@ -23,6 +23,15 @@ export const DEPRECATED = ' (deprecated)'
 export const kBound = Symbol.for('fastify-api-versioning.bound')
 /** Set on the versions of a route whose path carries the version: where it is (see request/path-segment.ts). */
 export const kSegment = Symbol.for('fastify-api-versioning.segment')
+/**
+ * Set on the versions of a route that telemetry counts while routing (see telemetry/request-metrics.ts): the
+ * function that counts a request the store sends there. Only on routes without other constraints, whose pick
+ * by the store is final.
+ */
+export const kCount = Symbol.for('fastify-api-versioning.count')
+
+/** Counts a request the store sends to a route, served as `version` (see kCount). */
+export type CountServed = (req: IncomingMessage, outcome: VersionOutcome, version: ApiVersion) => void
 // Routes of one router node whose paths read the version from different texts: the router is asked.
 const ASK_ROUTER: PathSegment = { prefix: null }
 
@@ -71,6 +80,8 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
       const node: NodeVersions = { supported: [], deprecated: [] }
       let fallback = 0
       let segment: PathSegment | null = null
+      // By version key, what counts the requests of the route that serves it here, where telemetry counts here.
+      const counts = new Map<string, CountServed>()
       // The routes with no other constraints: when the store's pick includes one, the router takes it (or the
       // hidden route beside them, which has none either), so the request is served as the version read here.
       let unbound = 0
@@ -78,6 +89,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
       // parse cache gives the same ApiVersion for the same text, so comparing it costs less than a lookup.
       let lastVersion: ApiVersion | null = null
       let lastBits: number | undefined
+      let lastCount: CountServed | undefined
       return {
         get (value: IncomingMessage | readonly string[] | string): number {
           if (typeof value === 'string') return fallback
@@ -93,6 +105,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           let bits = lastBits
           if (version !== lastVersion) {
             bits = lastBits = version === null ? undefined : byKey.get(version.key)
+            lastCount = version === null ? undefined : counts.get(version.key)
             lastVersion = version
           }
           // Only a version implemented here can be retired here (and only then is the clock read).
@@ -104,12 +117,16 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
             if (fallback !== 0 && unbound !== 0) outcome.served = version
             return fallback
           }
-          if ((bits & unbound) !== 0) outcome.served = version
+          if ((bits & unbound) !== 0) {
+            outcome.served = version
+            if (lastCount !== undefined) lastCount(req, outcome, version as ApiVersion)
+          }
           return bits
         },
         set (value: readonly string[] | string, bits: number) {
           lastVersion = null
           lastBits = undefined
+          lastCount = undefined
           if (typeof value === 'string') fallback = bits
           else {
             if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
@@ -122,6 +139,8 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
               const deprecated = text.endsWith(DEPRECATED)
               const version = ApiVersion.tryParse(deprecated ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
               byKey.set(version.key, (byKey.get(version.key) ?? 0) | bits)
+              const count = (value as { [kCount]?: CountServed })[kCount]
+              if (count !== undefined) counts.set(version.key, count)
               ;(deprecated ? node.deprecated : node.supported).push(version)
             }
           }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'f
 import type { Lifecycle } from '../lifecycle/lifecycle.js'
 import type { ResolvedOptions } from '../options.js'
 import { kDeclaration } from '../state.js'
-import { DEPRECATED, IN_PATH, kBound, kSegment, STRATEGY } from './constraint.js'
+import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
@@ -13,7 +13,7 @@ import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
-import type { RequestMetrics } from '../telemetry/request-metrics.js'
+import type { RequestMetrics, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
 import { expandRoute, OPTION } from '../version-changes/routes.js'
 import type { SharedSchemas } from '../version-changes/shared-ref.js'
@@ -53,6 +53,9 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
   // The names (`GET /orders`) of the routes declared with versionChanges: what its instructions may name.
   const changing = new Set<string>()
+  // By method and path, for telemetry: whether a versioned route there has other constraints, and what moves the
+  // counting of those without into their hooks (see countsAtRouting).
+  const countPlaces = new Map<string, { bound: boolean, demote: Array<() => void> }>()
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
@@ -118,8 +121,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
     const counting = metrics?.versioned(route.url, declaration) ?? null
-    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, counting?.onSend ?? null)
-    if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
+    const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
+    const inHooks = atRouting === null ? counting : null
+    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
+    if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
@@ -127,6 +132,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       Object.defineProperty(versions, kSegment, { value: segment })
     }
     if (bound) Object.defineProperty(versions, kBound, { value: true })
+    if (atRouting !== null) Object.defineProperty(versions, kCount, { value: atRouting })
     route.constraints = { ...others, [STRATEGY]: versions }
     const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
@@ -140,6 +146,40 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       }
       if (variants[i].hasFallback) continue
       this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: hiddenOnSend, answer: hooks.answerProblem }))
+    }
+  }
+
+  /**
+   * With telemetry, a versioned route without other constraints is counted by the router's store as it takes the
+   * request (no hook), unless a route of its method and path has other constraints (a host): the store cannot tell
+   * which of them the router takes, so both count in their hooks. Such a route declared later moves the counting
+   * of the earlier ones into their hooks, which Fastify reads from each route's options when the app gets ready.
+   */
+  function countsAtRouting (route: DeclaredRoute, methods: readonly string[], pathKey: string, bound: boolean, counting: VersionedCounting): CountServed | null {
+    const places = methods.map(method => {
+      const key = `${method} ${pathKey}`
+      let place = countPlaces.get(key)
+      if (place === undefined) countPlaces.set(key, place = { bound: false, demote: [] })
+      return place
+    })
+    if (bound) {
+      for (const place of places) {
+        place.bound = true
+        for (const demote of place.demote.splice(0)) demote()
+      }
+      return null
+    }
+    if (places.some(place => place.bound)) return null
+    let here = true
+    const demote = (): void => {
+      if (!here) return
+      here = false
+      route.onSend = append(route.onSend, counting.onSend)
+      route.onResponse = append(route.onResponse, counting.onResponse)
+    }
+    for (const place of places) place.demote.push(demote)
+    return function countServed (req, outcome, version) {
+      if (here) counting.atRouting(req, outcome, version)
     }
   }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
@@ -5,13 +6,10 @@ import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import { failureLog } from '../util/failure-log.js'
-import { isThenable } from '../util/is-thenable.js'
-import type { Telemetry } from './telemetry.js'
+import type { Cell, Telemetry, TelemetryAttributes } from './telemetry.js'
 
 /** What became of a request's version (`api_version.outcome`). */
 export type VersionOutcomeName = 'served' | 'unsupported' | 'invalid' | 'ambiguous' | 'unspecified' | 'retired' | 'error'
-
-type Attributes = Record<string, string | boolean>
 
 export interface MetricsParts {
   readonly telemetry: Telemetry
@@ -32,55 +30,69 @@ export interface RouteCounting {
   readonly onResponse: onResponseHookHandler
 }
 
+/** Counts a request of a versioned route as the router sends it there, served as `version`. */
+export type CountAtRouting = (req: IncomingMessage, outcome: VersionOutcome, version: ApiVersion) => void
+
+/** A versioned route counts its requests in its hooks, or, where the router's pick is final, while routing. */
+export interface VersionedCounting extends RouteCounting {
+  readonly atRouting: CountAtRouting
+}
+
 /**
- * The hooks that count requests of versioned, hidden and version-neutral routes (`api_version.requests`), once
- * each, with attributes from the app's declarations only (a requested text nobody declared is never one), and that
- * name the served version on the request's span. A request is counted in `onSend`, which every response passes,
- * even one whose client leaves before it ends; a reply the handler hijacked (server-sent events, a stream of its
- * own) skips `onSend`, so `onResponse` counts what `onSend` did not. The counter is the app's code: what it throws
- * is logged once, never the request's failure.
+ * What counts requests of versioned, hidden and version-neutral routes (`api_version.requests`), once each, with
+ * attributes from the app's declarations only (a requested text nobody declared is never one), and names the
+ * served version on the request's span. A versioned route that no other route of its method and path shares
+ * with other constraints is counted by the router's store as it picks the route (`atRouting`): every request it
+ * takes, answered, hijacked or abandoned, with no hook at all. The others are counted in `onSend`, which every
+ * response passes, even one whose client leaves before it ends; a reply the handler hijacked (server-sent events,
+ * a stream of its own) skips `onSend`, so `onResponse` counts what `onSend` did not.
  */
 export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 
 export function createRequestMetrics (parts: MetricsParts) {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
-  const counterFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to record a request')
   const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of enforced sunsets); the request is counted as not deprecated')
-  const fail = (error: unknown): void => counterFailed(parts.log, error)
+  const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the active span')
 
-  // Each route keeps the attribute objects it has used: their number is bounded by its methods and versions.
+  // The series of one route: by outcome and, with a version, by its key and deprecation. Each adds one to a number
+  // (see Tally); nothing is hashed, compared or made per request but a map lookup by a version's key.
   function recorder (url: string) {
-    const cache = new Map<string, Attributes>()
-    return function record (request: FastifyRequest, outcome: VersionOutcomeName, version: string | null, deprecated: boolean): void {
-      const key = `${request.method} ${outcome} ${version ?? ''} ${deprecated}`
-      let attributes = cache.get(key)
-      if (attributes === undefined) {
-        attributes = { 'http.request.method': request.method, 'http.route': url, 'api_version.outcome': outcome }
-        if (version !== null) Object.assign(attributes, { api_version: version, 'api_version.deprecated': deprecated })
-        cache.set(key, attributes)
-      }
-      try {
-        // Typed void, but the app's: a promise it returns may reject.
-        const added: unknown = telemetry.counter.add(1, attributes)
-        if (isThenable(added)) Promise.resolve(added).catch(fail)
-      } catch (error) {
-        fail(error)
-      }
-      if (version === null || outcome !== 'served') return
-      // Apart, so that a failing counter still leaves the version on the span, and the other way round.
-      try {
-        telemetry.activeSpan()?.setAttribute('api_version', version)
-      } catch (error) {
-        fail(error)
-      }
+    const plain = new Map<VersionOutcomeName, Tally>()
+    const withVersion = { served: new Map<string, [Tally, Tally]>(), retired: new Map<string, [Tally, Tally]>() }
+    function record (request: FastifyRequest, outcome: VersionOutcomeName): void {
+      let tally = plain.get(outcome)
+      if (tally === undefined) plain.set(outcome, tally = new Tally(telemetry, { 'http.route': url, 'api_version.outcome': outcome }))
+      tally.add(request.method)
+    }
+    function recordVersion (request: FastifyRequest, outcome: 'served' | 'retired', key: string, version: string, deprecated: boolean): void {
+      const byKey = withVersion[outcome]
+      let tallies = byKey.get(key)
+      if (tallies === undefined) byKey.set(key, tallies = versionTallies(url, outcome, version))
+      tallies[deprecated ? 1 : 0].add(request.method)
+      if (outcome === 'served') onSpan(version)
+    }
+    return { record, recordVersion }
+  }
+
+  function versionTallies (url: string, outcome: 'served' | 'retired', version: string): [Tally, Tally] {
+    const attributes = (deprecated: boolean): TelemetryAttributes => ({ 'http.route': url, 'api_version.outcome': outcome, api_version: version, 'api_version.deprecated': deprecated })
+    return [new Tally(telemetry, attributes(false)), new Tally(telemetry, attributes(true))]
+  }
+
+  // The instrumentation's span is the app's code: what it throws is logged, never the request's failure.
+  function onSpan (version: string): void {
+    try {
+      telemetry.activeSpan()?.setAttribute('api_version', version)
+    } catch (error) {
+      spanFailed(parts.log, error)
     }
   }
 
   // The clock can fail only here, after the response was decided: the request stays served, its deprecation unknown.
-  function deprecatedAt (request: FastifyRequest, version: ApiVersion, outcome: VersionOutcome): boolean {
+  function deprecatedAt (log: FastifyBaseLogger, version: ApiVersion, outcome: VersionOutcome): boolean {
     const deprecated = deprecatedByPolicy(version, outcome)
     if (typeof deprecated === 'boolean') return deprecated
-    clockFailed(request.log, deprecated)
+    clockFailed(log, deprecated)
     return false
   }
 
@@ -91,9 +103,9 @@ export function createRequestMetrics (parts: MetricsParts) {
   function unserved (request: FastifyRequest, record: ReturnType<typeof recorder>, outcome: VersionOutcome): void {
     if (outcome.retired && outcome.error === null) {
       const version = outcome.version as ApiVersion
-      return record(request, 'retired', declaredForms.get(version.key) as string, deprecatedAt(request, version, outcome))
+      return record.recordVersion(request, 'retired', version.key, declaredForms.get(version.key) as string, deprecatedAt(request.log, version, outcome))
     }
-    record(request, unservedName(outcome), null, false)
+    record.record(request, unservedName(outcome))
   }
 
   function unservedName (outcome: VersionOutcome): VersionOutcomeName {
@@ -132,17 +144,26 @@ export function createRequestMetrics (parts: MetricsParts) {
    * version served, except on a route with other constraints, whose own hook does it: where an earlier hook
    * answered before that one, the route serves the version the router read.
    */
-  function versioned (url: string, declaration: RouteDeclaration): RouteCounting {
-    const record = recorder(url)
-    const forms = new Map<string, { text: string, deprecated: boolean }>()
-    for (const v of declaration.supported) forms.set(v.key, { text: String(v), deprecated: false })
-    for (const v of declaration.deprecated) forms.set(v.key, { text: String(v), deprecated: true })
-    return counting(function countVersioned (request) {
+  function versioned (url: string, declaration: RouteDeclaration): VersionedCounting {
+    // Its served series, laid out now: a request only finds its version's.
+    const forms = new Map<string, { text: string, deprecated: boolean, tallies: [Tally, Tally] }>()
+    const add = (v: ApiVersion, deprecated: boolean): void => { forms.set(v.key, { text: String(v), deprecated, tallies: versionTallies(url, 'served', String(v)) }) }
+    for (const v of declaration.supported) add(v, false)
+    for (const v of declaration.deprecated) add(v, true)
+    function count (method: string, log: FastifyBaseLogger, outcome: VersionOutcome, version: ApiVersion): void {
+      const form = forms.get(version.key) as { text: string, deprecated: boolean, tallies: [Tally, Tally] }
+      form.tallies[form.deprecated || deprecatedAt(log, version, outcome) ? 1 : 0].add(method)
+      onSpan(form.text)
+    }
+    const hooks = counting(function countVersioned (request) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-      const version = (outcome.served ?? outcome.version) as ApiVersion
-      const form = forms.get(version.key) as { text: string, deprecated: boolean }
-      record(request, 'served', form.text, form.deprecated || deprecatedAt(request, version, outcome))
+      count(request.method, request.log, outcome, (outcome.served ?? outcome.version) as ApiVersion)
     })
+    return {
+      ...hooks,
+      // Before any hook: no request's logger yet, the app's.
+      atRouting: function countAtRouting (req, outcome, version) { count(req.method as string, parts.log, outcome, version) }
+    }
   }
 
   function hidden (url: string): onSendHookHandler {
@@ -157,11 +178,35 @@ export function createRequestMetrics (parts: MetricsParts) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.served
-      if (served !== null) record(request, 'served', declaredForms.get(served.key) as string, deprecatedAt(request, served, outcome))
-      else if (outcome.kind === NONE && outcome.error === null) record(request, 'served', null, false)
+      if (served !== null) record.recordVersion(request, 'served', served.key, declaredForms.get(served.key) as string, deprecatedAt(request.log, served, outcome))
+      else if (outcome.kind === NONE && outcome.error === null) record.record(request, 'served')
       else unserved(request, record, outcome)
     })
   }
 
   return { versioned, hidden, neutral }
+}
+
+/**
+ * The requests of one series but their method, by method (a route's methods are few: a scan of them is cheaper
+ * than a lookup). A request adds one to its cell; the counter reads the cells when the SDK collects.
+ */
+class Tally {
+  private readonly methods: string[] = []
+  private readonly cells: Cell[] = []
+  constructor (private readonly telemetry: Telemetry, private readonly attributes: TelemetryAttributes) {}
+
+  add (method: string): void {
+    const methods = this.methods
+    for (let i = 0; i < methods.length; i++) {
+      if (methods[i] === method) {
+        this.cells[i].count++
+        return
+      }
+    }
+    const cell = this.telemetry.cellOf({ 'http.request.method': method, ...this.attributes })
+    methods.push(method)
+    this.cells.push(cell)
+    cell.count++
+  }
 }

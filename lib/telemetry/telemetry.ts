@@ -3,14 +3,22 @@ import { coded } from '../errors.js'
 import { importPeer } from '../util/import-peer.js'
 import { messageOf } from '../problems/server-error.js'
 
-/** The counter of an OpenTelemetry meter, as far as the plugin uses it. */
-export interface TelemetryCounter {
-  add (value: number, attributes?: Record<string, string | boolean>): void
+/** The attributes of one series of `api_version.requests`. */
+export type TelemetryAttributes = Record<string, string | boolean>
+
+/** What an asynchronous instrument's callback is given at collection: where it reports the totals. */
+export interface TelemetryObservableResult {
+  observe (value: number, attributes?: TelemetryAttributes): void
+}
+
+/** An OpenTelemetry `ObservableCounter`, as far as the plugin uses it. */
+export interface TelemetryObservableCounter {
+  addCallback (callback: (result: TelemetryObservableResult) => void): void
 }
 
 /** An OpenTelemetry `MeterProvider` (from `@opentelemetry/api` or an SDK), as far as the plugin uses it. */
 export interface TelemetryMeterProvider {
-  getMeter (name: string): { createCounter (name: string, options?: { unit?: string, description?: string }): TelemetryCounter }
+  getMeter (name: string): { createObservableCounter (name: string, options?: { unit?: string, description?: string }): TelemetryObservableCounter }
 }
 
 /** The `telemetry` option: `true` for the global meter provider of `@opentelemetry/api`, or one of the app's. */
@@ -27,10 +35,19 @@ interface OpenTelemetryApi {
   createNoopMeter (): unknown
 }
 
+/** One series of `api_version.requests`: its attributes, and the requests counted so far. */
+export interface Cell {
+  readonly attributes: TelemetryAttributes
+  count: number
+}
+
 /** What the plugin records requests with. */
 export interface Telemetry {
-  /** The counter: made by `start`, once the app is ready. */
-  counter: TelemetryCounter
+  /**
+   * The series of the attributes, made the first time they are counted (never per request: a route keeps the
+   * cells it counts in). Made by `start`, once the app is ready.
+   */
+  cellOf: (attributes: TelemetryAttributes) => Cell
   /** The span of the request's context, where an instrumentation made one. */
   readonly activeSpan: () => TelemetrySpan | undefined
   /**
@@ -68,23 +85,17 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
   const api = await importPeer<OpenTelemetryApi>(PEER, `fastify-api-versioning: the telemetry option needs the package ${PEER}`)
   const telemetry: Telemetry = {
     // Set by start(), at ready: no request comes before.
-    counter: undefined as never,
+    cellOf: undefined as never,
     activeSpan: () => api.trace.getActiveSpan(),
     start (warn) {
       const provider = given ?? api.metrics.getMeterProvider()
       let meter: ReturnType<TelemetryMeterProvider['getMeter']>
-      let counter: TelemetryCounter
+      let cells: Map<string, Cell>
       try {
         meter = provider.getMeter(METER_NAME)
-        counter = meter.createCounter(COUNTER_NAME, {
-          unit: '{request}',
-          description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
-        })
+        cells = cellsOf(meter)
       } catch (error) {
-        throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give a counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
-      }
-      if (typeof (counter as Partial<TelemetryCounter> | null)?.add !== 'function') {
-        throw coded(new Error('fastify-api-versioning: telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics'), 'FST_API_VERSIONING_INVALID_OPTION')
+        throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give an observable counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
       }
       // No SDK's provider registered as the global one (or the app's is a no-op): every count would be dropped.
       if (meter === api.createNoopMeter()) {
@@ -92,10 +103,46 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
           ? 'fastify-api-versioning: telemetry is on, but the global meter provider of @opentelemetry/api is its no-op one when the app is ready, so no request is counted: start the OpenTelemetry SDK (register its MeterProvider) before the app is ready, or give telemetry: { meterProvider }'
           : 'fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK')
       }
-      telemetry.counter = counter
+      telemetry.cellOf = function cellOf (attributes) {
+        const key = JSON.stringify(Object.entries(attributes))
+        let cell = cells.get(key)
+        if (cell === undefined) cells.set(key, cell = { attributes, count: 0 })
+        return cell
+      }
     }
   }
   return telemetry
+}
+
+// The series of each meter, by their attributes (as JSON), on the global object: every app that counts through
+// one meter, from any copy of the package, counts into the same cells, which one counter reports, as one
+// synchronous counter did. Two counters of one name reporting the same attributes would not add up: at
+// collection, the last one observed would be the value.
+const kCells = Symbol.for('fastify-api-versioning.requestCells')
+type CellsOfMeters = WeakMap<object, Map<string, Cell>>
+
+/**
+ * The cells of a meter, and, the first time, the counter that reports them: an asynchronous one, whose callback
+ * reads the totals when the SDK collects, so that a request only adds one to a number. What the meter or its
+ * counter throws, or lacks, is thrown.
+ */
+function cellsOf (meter: ReturnType<TelemetryMeterProvider['getMeter']>): Map<string, Cell> {
+  const global = globalThis as { [kCells]?: CellsOfMeters }
+  const meters = global[kCells] ??= new WeakMap()
+  let cells = meters.get(meter)
+  if (cells !== undefined) return cells
+  if (typeof (meter as Partial<typeof meter> | null)?.createObservableCounter !== 'function') throw new Error('its meter has no createObservableCounter method')
+  const counter = meter.createObservableCounter(COUNTER_NAME, {
+    unit: '{request}',
+    description: 'Requests of versioned and version-neutral routes, by the outcome of their API version'
+  })
+  if (typeof (counter as Partial<TelemetryObservableCounter> | null)?.addCallback !== 'function') throw new Error('its counter has no addCallback method')
+  const all = cells = new Map()
+  counter.addCallback(function observeApiVersionRequests (result) {
+    for (const cell of all.values()) result.observe(cell.count, cell.attributes)
+  })
+  meters.set(meter, cells)
+  return cells
 }
 
 /** The onReady hook that starts telemetry (see `Telemetry.start`): a provider that fails fails `ready()`. */

@@ -10,7 +10,8 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const app = (format: 'esm' | 'cjs') => `
 ${format === 'esm' ? "import Fastify from 'fastify'\nimport { readFileSync } from 'node:fs'\nimport apiVersioning from 'fastify-api-versioning'" : "const Fastify = require('fastify')\nconst { readFileSync } = require('node:fs')\nconst apiVersioning = require('fastify-api-versioning')"}
 const counted = []
-const meterProvider = { getMeter: name => ({ createCounter: counter => ({ add: (n, attributes) => counted.push([name, counter, n, attributes]) }) }) }
+const callbacks = []
+const meterProvider = { getMeter: name => ({ createObservableCounter: counter => ({ addCallback: callback => callbacks.push([name, counter, callback]) }) }) }
 async function main () {
   const app = Fastify()
   try {
@@ -20,6 +21,8 @@ async function main () {
   }
   app.get('/a', { apiVersions: '1.0' }, async () => 'a')
   await app.inject('/a?api-version=1')
+  // What a reader's collection does: each callback observes the totals.
+  for (const [name, counter, callback] of callbacks) callback({ observe: (n, attributes) => counted.push([name, counter, n, attributes]) })
   // The package exports no package.json: read it where it is installed.
   console.log(JSON.stringify({ counted, version: JSON.parse(readFileSync('node_modules/@opentelemetry/api/package.json', 'utf8')).version }))
 }

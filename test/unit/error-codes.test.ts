@@ -102,7 +102,7 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
     logApiVersion: true,
     versionReader: { mediaType: true },
     policies: { '1.0': { deprecation: { date: '2026-01-01' } } },
-    telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add () {} }) }) } }
+    telemetry: { meterProvider: { getMeter: () => ({ createObservableCounter: () => ({ addCallback () {} }) }) } }
   })
   await app.register(apiVersioningOpenApi, { ui: true, hooks: { onRequest: async () => {} } })
   await app.register(async api => {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { context, metrics, trace, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
-import { MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
+import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
 import Fastify from 'fastify'
 import apiVersioning, { type ApiVersioningOptions } from '../../lib/index.js'
 import { logged, says } from './helpers.js'
@@ -167,51 +167,178 @@ t.test('a reply the handler hijacks is counted once, as any other', async t => {
   t.same((await points(reader)).map(key).sort(), ['/events 1.0 1', '/ping  1', '/ping 1.0 2', '/plain 1.0 1'])
 })
 
-t.test('the telemetry option is checked at start-up; a counter that fails is logged once, never the request\'s failure', async t => {
+// A meter provider of the app's own: what its counter's callback observes when the app's reader collects.
+function ownProvider () {
+  const callbacks: Array<(result: { observe (value: number, attributes?: Record<string, unknown>): void }) => void> = []
+  const meterProvider = { getMeter: () => ({ createObservableCounter: () => ({ addCallback: (callback: typeof callbacks[number]) => { callbacks.push(callback) } }) }) }
+  const collect = (): Array<[number, Record<string, unknown> | undefined]> => {
+    const observed: Array<[number, Record<string, unknown> | undefined]> = []
+    for (const callback of callbacks) callback({ observe: (value, attributes) => { observed.push([value, attributes]) } })
+    return observed
+  }
+  return { meterProvider, callbacks, collect }
+}
+
+t.test('the telemetry option is checked at start-up; a meter provider that fails fails ready(), naming it', async t => {
   const cases: Array<[unknown, RegExp]> = [
     ['yes', /telemetry must be a boolean or \{ meterProvider\? \} \(got yes\)/],
     [{ provider: {} }, /unknown telemetry option "provider"/],
     [{ meterProvider: {} }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider \(an object with getMeter\)/],
     [{ meterProvider: null }, /telemetry.meterProvider must be an OpenTelemetry MeterProvider/],
-    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give a counter: no meter; give an OpenTelemetry MeterProvider/],
-    [{ meterProvider: { getMeter: () => ({ createCounter: () => ({}) }) } }, /telemetry.meterProvider gave a counter without an add method; give an OpenTelemetry MeterProvider/]
+    [{ meterProvider: { getMeter () { throw new Error('no meter') } } }, /telemetry.meterProvider failed to give an observable counter: no meter; give an OpenTelemetry MeterProvider/],
+    [{ meterProvider: { getMeter: () => ({ createCounter: () => ({ add () {} }) }) } }, /telemetry.meterProvider failed to give an observable counter: its meter has no createObservableCounter method; give an OpenTelemetry MeterProvider/],
+    [{ meterProvider: { getMeter: () => null } }, /its meter has no createObservableCounter method/],
+    [{ meterProvider: { getMeter: () => ({ createObservableCounter: () => ({}) }) } }, /telemetry.meterProvider failed to give an observable counter: its counter has no addCallback method/],
+    [{ meterProvider: { getMeter: () => ({ createObservableCounter: () => ({ addCallback () { throw new Error('no callbacks') } }) }) } }, /failed to give an observable counter: no callbacks/]
   ]
   for (const [telemetry, message] of cases) {
     await t.rejects(async () => { await Fastify().register(apiVersioning, { telemetry: telemetry as never }).ready() }, message)
   }
-  const { lines, stream } = logged()
-  const server = Fastify({ logger: { level: 'warn', stream } })
-  const counter = { add () { throw new Error('exporter down') } }
-  await server.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => counter }) } } })
-  server.get('/a', { apiVersions: '1.0' }, says('a'))
-  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
-  t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
-  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to record a request (logged once; later failures at debug level, counted)', 'exporter down']])
-  // Typed void, but plain JS may return a promise that rejects: unhandled, it would end the process.
-  const later = logged()
-  const async = Fastify({ logger: { level: 'warn', stream: later.stream } })
-  await async.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: async () => { throw new Error('async exporter down') } }) }) } } })
-  async.get('/a', { apiVersions: '1.0' }, says('a'))
-  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
-  t.equal((await async.inject('/a?api-version=1')).statusCode, 200)
-  await new Promise(resolve => setImmediate(resolve))
-  t.same(later.lines.map(line => line.err?.message), ['async exporter down'], 'a counter whose promise rejects: logged once, the process lives')
-  const added: unknown[] = []
-  const spanless = logged()
-  const traced = Fastify({ logger: { level: 'warn', stream: spanless.stream } })
-  await traced.register(apiVersioning, { telemetry: { meterProvider: { getMeter: () => ({ createCounter: () => ({ add: (n: number) => { added.push(n) } }) }) } } })
-  traced.get('/a', { apiVersions: '1.0' }, says('a'))
-  const span = { setAttribute () { throw new Error('span ended') } } as unknown as Span
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
-  t.teardown(() => { context.disable() })
-  await context.with(trace.setSpan(context.active(), span), async () => await traced.inject('/a?api-version=1'))
-  t.same(added, [1], 'a span that throws: the request is still counted')
-  t.same(spanless.lines.map(line => line.err?.message), ['span ended'], 'and the failure logged')
   const off = Fastify()
   await off.register(apiVersioning, { telemetry: false })
   off.get('/a', { apiVersions: '1.0' }, says('a'))
   await off.ready()
   t.notMatch(off.printRoutes({ includeHooks: true }), /apiVersionTelemetry/, 'without telemetry, no hook')
+})
+
+t.test('a request adds one to its series; the counter reads the totals when the app collects, and calls no code of the app per request', async t => {
+  const own = ownProvider()
+  const server = Fastify()
+  await server.register(apiVersioning, { telemetry: { meterProvider: own.meterProvider } })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  await server.ready()
+  t.same(own.collect(), [], 'nothing counted, nothing observed')
+  for (let i = 0; i < 3; i++) await server.inject('/a?api-version=1')
+  const served = { 'http.request.method': 'GET', 'http.route': '/a', 'api_version.outcome': 'served', api_version: '1.0', 'api_version.deprecated': false }
+  t.same(own.collect(), [[3, served]])
+  await server.inject('/a?api-version=1')
+  t.same(own.collect(), [[4, served]], 'cumulative: the total so far')
+
+  // The instrumentation's span is the app's code too: what it throws is logged once, and the request counted.
+  const { lines, stream } = logged()
+  const traced = Fastify({ logger: { level: 'warn', stream } })
+  const tracedOwn = ownProvider()
+  await traced.register(apiVersioning, { telemetry: { meterProvider: tracedOwn.meterProvider } })
+  traced.get('/a', { apiVersions: '1.0' }, says('a'))
+  const span = { setAttribute () { throw new Error('span ended') } } as unknown as Span
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { context.disable() })
+  for (let i = 0; i < 2; i++) t.equal((await context.with(trace.setSpan(context.active(), span), async () => await traced.inject('/a?api-version=1'))).statusCode, 200)
+  t.same(tracedOwn.collect().map(([value]) => value), [2], 'a span that throws: the requests are still counted')
+  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to set the served version on the active span (logged once; later failures at debug level, counted)', 'span ended']])
+})
+
+t.test('a versioned route is counted by the router as it takes the request, with no hook; beside a route with a host, in its hooks', async t => {
+  const { server, reader } = await app({})
+  // A hook of the app that takes every request over before any route's own hook.
+  server.addHook('onRequest', async (request, reply) => {
+    if (request.headers['x-take'] === undefined) return
+    reply.hijack()
+    reply.raw.end('taken')
+  })
+  server.get('/plain', { apiVersions: ['1.0', '2.0'] }, says('plain'))
+  // Unconstrained first, a route with a host after it: the first one's counting moves into its hooks.
+  server.get('/shared', { apiVersions: '1.0' }, says('any host'))
+  server.get('/shared', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a'))
+  // A route with a host first, an unconstrained one after it.
+  server.get('/other', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a'))
+  server.get('/other', { apiVersions: ['1.0', '2.0'] }, says('any host'))
+  // A route of two methods, each of which a route with a host then shares: its hooks count, once.
+  server.route({ method: ['GET', 'DELETE'], url: '/many', apiVersions: '1.0', handler: says('many') } as never)
+  server.route({ method: ['GET', 'DELETE'], url: '/many', apiVersions: '1.0', constraints: { host: 'a.example' }, handler: says('a') } as never)
+  await server.ready()
+  const routes = server.printRoutes({ includeHooks: true, commonPrefix: false })
+  const hooksOf = (line: string): string => routes.slice(routes.indexOf(line)).split(/\n(?=.*\(GET|HEAD\))/)[0]
+  t.match(hooksOf('/plain (GET) {"apiVersion":["1.0","2.0"]}'), /onSend\) \["apiVersionVary\(\)"\]/)
+  t.notMatch(hooksOf('/plain (GET) {"apiVersion":["1.0","2.0"]}'), /apiVersionTelemetry/, 'no counting hook on a versioned route alone on its path')
+  t.match(hooksOf('/shared (GET) {"apiVersion":["1.0"]}'), /apiVersionTelemetry/, 'beside a route with a host: counted in its hooks')
+  const send = async (url: string, headers: Record<string, string> = {}) => {
+    const { body } = await server.inject({ url, headers })
+    return body.startsWith('{') ? JSON.parse(body).route ?? JSON.parse(body).title : body
+  }
+  t.equal(await send('/plain?api-version=1'), 'plain')
+  t.equal(await send('/plain?api-version=2', { 'x-take': '1' }), 'taken', 'hijacked before any hook of the route: counted all the same')
+  t.equal(await send('/shared?api-version=1', { host: 'a.example' }), 'a')
+  t.equal(await send('/shared?api-version=1', { host: 'b.example' }), 'any host')
+  t.equal(await send('/shared?api-version=1', { host: 'b.example', 'x-take': '1' }), 'taken')
+  t.equal(await send('/other?api-version=1', { host: 'a.example' }), 'a')
+  t.equal(await send('/other?api-version=1', { host: 'b.example' }), 'any host')
+  t.equal(await send('/other?api-version=2', { host: 'a.example' }), 'any host')
+  t.equal(await send('/other?api-version=3', { host: 'a.example' }), 'Unsupported API version')
+  t.equal((await server.inject({ method: 'DELETE', url: '/many?api-version=1' })).statusCode, 200)
+  t.equal(await send('/many?api-version=1'), 'many')
+  const key = (p: Point) => `${p.attributes['http.route']} ${p.attributes['api_version.outcome']} ${p.attributes.api_version ?? ''} ${p.value}`
+  t.same((await points(reader)).map(key).sort(), [
+    '/many served 1.0 1', '/many served 1.0 1',
+    '/other served 1.0 2', '/other served 2.0 1', '/other unsupported  1',
+    '/plain served 1.0 1', '/plain served 2.0 1',
+    '/shared served 1.0 3'
+  ], 'each request once, hijacked ones too')
+})
+
+t.test('apps that count through one meter share its counter, and their series add up, as one synchronous counter did', async t => {
+  const reader = new Reader()
+  const meterProvider = new MeterProvider({ readers: [reader] })
+  const apps = [Fastify(), Fastify()]
+  for (const server of apps) {
+    await server.register(apiVersioning, { telemetry: { meterProvider } })
+    server.get('/a', { apiVersions: '1.0' }, says('a'))
+    server.get('/b', { apiVersions: '1.0' }, says('b'))
+    await server.ready()
+  }
+  await apps[0].inject('/a?api-version=1')
+  await apps[1].inject('/a?api-version=1')
+  await apps[1].inject('/b?api-version=1')
+  t.same((await points(reader)).map(p => [p.attributes['http.route'], p.value]).sort(), [['/a', 2], ['/b', 1]])
+  const own = ownProvider()
+  for (const server of [Fastify(), Fastify()]) {
+    await server.register(apiVersioning, { telemetry: { meterProvider: own.meterProvider } })
+    await server.ready()
+  }
+  t.equal(own.callbacks.length, 2, 'a meter per getMeter() call: a counter each')
+})
+
+t.test('exact counts at high concurrency, with collections while requests run, cumulative and delta', async t => {
+  const cumulative = new Reader()
+  const delta = new Reader({ aggregationTemporalitySelector: () => AggregationTemporality.DELTA })
+  const meterProvider = new MeterProvider({ readers: [cumulative, delta] })
+  const server = Fastify()
+  await server.register(apiVersioning, { telemetry: { meterProvider } })
+  server.get('/slow', { apiVersions: ['1.0', '2.0'] }, async () => { await new Promise(resolve => setImmediate(resolve)); return 'slow' })
+  server.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  await server.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => server.close())
+  const base = `http://127.0.0.1:${(server.server.address() as { port: number }).port}`
+  const urls = ['/slow?api-version=1', '/slow?api-version=2.0', '/slow?api-version=9', '/ping', '/ping?api-version=1']
+  const expected = new Map<string, number>()
+  const sent: Array<Promise<unknown>> = []
+  const deltas: number[] = []
+  let collected = 0
+  for (let round = 0; round < 8; round++) {
+    for (let i = 0; i < 250; i++) {
+      const url = urls[(i * 7 + round) % urls.length]
+      sent.push(fetch(base + url).then(response => response.text()))
+      expected.set(url, (expected.get(url) ?? 0) + 1)
+    }
+    // A collection while requests of this round and the ones before are in flight.
+    deltas.push(...(await points(delta)).map(p => p.value))
+    collected++
+  }
+  await Promise.all(sent)
+  deltas.push(...(await points(delta)).map(p => p.value))
+  const total = [...expected.values()].reduce((a, b) => a + b, 0)
+  t.equal(collected, 8)
+  const found = await points(cumulative)
+  const byKey = (p: Point) => `${p.attributes['http.route']} ${p.attributes['api_version.outcome']} ${p.attributes.api_version ?? ''}`
+  t.same(new Map(found.map(p => [byKey(p), p.value])), new Map([
+    ['/slow served 1.0', expected.get(urls[0])],
+    ['/slow served 2.0', expected.get(urls[1])],
+    ['/slow unsupported ', expected.get(urls[2])],
+    ['/ping served ', expected.get(urls[3])],
+    ['/ping served 1.0', expected.get(urls[4])]
+  ]), 'every request counted once, under its own attributes')
+  t.equal(deltas.reduce((a, b) => a + b, 0), total, 'the deltas of the collections add up to every request, none twice')
+  t.ok(deltas.every(value => value >= 0), 'never negative')
 })
 
 t.test('api_version.requests where an earlier hook answered, a version was assumed, or the clock failed after the response', async t => {
