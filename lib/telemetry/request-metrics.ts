@@ -88,7 +88,8 @@ export function createRequestMetrics (parts: MetricsParts) {
     }
   }
 
-  // The clock can fail only here, after the response was decided: the request stays served, its deprecation unknown.
+  // Where only the count needs the clock (while routing, or after the response was decided), its failure fails
+  // nothing: the request stays served, its deprecation unknown.
   function deprecatedAt (log: FastifyBaseLogger, version: ApiVersion, outcome: VersionOutcome): boolean {
     const deprecated = deprecatedByPolicy(version, outcome)
     if (typeof deprecated === 'boolean') return deprecated
