@@ -63,6 +63,11 @@ export interface Comparison {
 export interface ChangesContext {
   /** The version parameters, as `query api-version` and `header api-version` (lower-case). */
   readonly versionParameters: ReadonlySet<string>
+  /**
+   * The version headers the plugin reports on responses (lower-case), which each document writes for its own
+   * version: a version retired elsewhere changes what they say (or whether one is written), not the operation.
+   */
+  readonly versionHeaders: ReadonlySet<string>
   readonly mediaType: MediaTypeConfig | null
   /** The documented paths with the version in them, as `/api/v{apiVersion}/orders`. */
   readonly templates: readonly string[]
@@ -79,7 +84,8 @@ export function changesContext (combined: OpenApiDocument, routes: readonly Coll
   const versionParameters = new Set<string>()
   if (options.queryNames.length > 0) versionParameters.add(`query ${options.queryNames[0].toLowerCase()}`)
   if (options.headerNames.length > 0) versionParameters.add(`header ${options.headerNames[0].toLowerCase()}`)
-  return { versionParameters, mediaType: options.mediaType, templates, segmentName: options.segmentName }
+  const versionHeaders = new Set(options.reportApiVersions ? [options.supportedHeader.toLowerCase(), options.deprecatedHeader.toLowerCase()] : [])
+  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName }
 }
 
 /**

@@ -141,7 +141,7 @@ function compareResponses (a: Operation, b: Operation, from: Side, to: Side, con
       const x = resolveRef(from.document, responsesA[status])
       const y = resolveRef(to.document, responsesB[status])
       compareContent(record(x.content), record(y.content), subject, role, from, to, context, notes)
-      compareHeaders(record(x.headers), record(y.headers), subject, role, from, to, notes)
+      compareHeaders(record(x.headers), record(y.headers), subject, role, from, to, context, notes)
       unjudgedNote(subject, x, y, RESPONSE_KEYS, from, to, notes)
     }
   }
@@ -149,14 +149,16 @@ function compareResponses (a: Operation, b: Operation, from: Side, to: Side, con
 
 /**
  * A response's headers, by name in any case: one a success response no longer documents, or no longer
- * requires, may be absent for a client that reads it. Their schemas are compared as the response's.
+ * requires, may be absent for a client that reads it. Their schemas are compared as the response's. The
+ * plugin's own version headers are each version's own (see ChangesContext), never a change.
  */
 function compareHeaders (
-  a: Record<string, unknown>, b: Record<string, unknown>, subject: string, role: Role, from: Side, to: Side, notes: Note[]
+  a: Record<string, unknown>, b: Record<string, unknown>, subject: string, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[]
 ): void {
   const before = byName(a, from.document)
   const after = byName(b, to.document)
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
+    if (context.versionHeaders.has(key)) continue
     const x = before.get(key)
     const y = after.get(key)
     if (y === undefined) {

@@ -15,7 +15,7 @@ import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 import type { RequestMetrics, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
-import { expandRoute, OPTION } from '../version-changes/routes.js'
+import { changingRoutes, expandRoute, OPTION } from '../version-changes/routes.js'
 import type { SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface DeclaringParts {
@@ -51,8 +51,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
-  // The names (`GET /orders`) of the routes declared with versionChanges: what its instructions may name.
-  const changing = new Set<string>()
+  // What the routes declared with versionChanges declared: what its instructions may name, and what they touch.
+  const changing = changingRoutes()
   // By method and path, for telemetry: whether a versioned route there has other constraints, and what moves the
   // counting of those without into their hooks (see countsAtRouting).
   const countPlaces = new Map<string, { bound: boolean, demote: Array<() => void> }>()

@@ -27,6 +27,8 @@ export interface Migration<R> {
 }
 
 export interface RequestStep {
+  /** Fields this version added: not of the version before, so a request of it that has them has them dropped. */
+  readonly strays: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
   readonly renames: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
   readonly migrations: ReadonlyArray<Migration<MigrationRule<RequestToMigrate>>>
   readonly drops: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
@@ -70,9 +72,9 @@ export function planSteps (list: VersionList, routeKeys: readonly string[], sche
 }
 
 /**
- * The conversions of the version at index `from`: a request goes up through steps `from - 1` to 0 (renames first,
- * so that the migrations see the names of the version they belong to; then the migrations; then the fields the
- * newer version no longer has are dropped), a response down through steps 0 to `from - 1` (the migrations, seeing
+ * The conversions of the version at index `from`: a request goes up through steps `from - 1` to 0 (the fields the
+ * step added are dropped, as the client's version has none; renames, so that the migrations see the names of the
+ * version they belong to; then the migrations; then the fields the newer version no longer has are dropped), a response down through steps 0 to `from - 1` (the migrations, seeing
  * the names of the version they belong to; then the fields older versions lack are dropped and the renamed ones
  * named back). Only the steps that touch the route run.
  */
@@ -86,15 +88,17 @@ export function conversionFrom (steps: readonly Step[], from: number): Conversio
   const migratesDown = down.some(step => step.migrations.length > 0)
   function renamesUp (request: FastifyRequest): void {
     for (const step of up) {
+      dropFields(step.strays, request)
       renameRequest(step, request)
-      dropRequest(step, request)
+      dropFields(step.drops, request)
     }
   }
   async function convertUp (request: FastifyRequest): Promise<void> {
     for (const step of up) {
+      dropFields(step.strays, request)
       renameRequest(step, request)
       await migrateRequest(step, request)
-      dropRequest(step, request)
+      dropFields(step.drops, request)
     }
   }
   function renamesDown (reply: ReplyState, payload: unknown): unknown {
@@ -128,8 +132,10 @@ function requestStep (list: VersionList, k: number, routeKeys: readonly string[]
   const fields = changes.flatMap(change => change.fields)
   const renamed = fields.filter(rule => rule.kind === 'renamed')
   const removed = fields.filter(rule => rule.kind === 'removed')
+  const added = fields.filter(rule => rule.kind === 'added')
   const older = schemas[k + 1]
   const newer = schemas[k]
+  const strays = partLocators(REQUEST_PARTS, older, added, shared)
   const renames = partLocators(REQUEST_PARTS, older, renamed, shared)
   const drops = partLocators(REQUEST_PARTS, newer, removed, shared)
   const migrations: Array<Migration<MigrationRule<RequestToMigrate>>> = []
@@ -141,7 +147,7 @@ function requestStep (list: VersionList, k: number, routeKeys: readonly string[]
     const locates = partLocators(REQUEST_PARTS, newer, [rule], shared)
     if (locates.length > 0) migrations.push({ rule, locates })
   }
-  return renames.length + drops.length + migrations.length === 0 ? null : { renames, migrations, drops }
+  return strays.length + renames.length + drops.length + migrations.length === 0 ? null : { strays, renames, migrations, drops }
 }
 
 function responseStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: VersionSchemas, shared: SharedSchemas): ResponseStep | null {
@@ -227,8 +233,8 @@ async function migrateRequest (step: RequestStep, request: FastifyRequest): Prom
   }
 }
 
-function dropRequest (step: RequestStep, request: FastifyRequest): void {
-  for (const [part, locate] of step.drops) {
+function dropFields (fields: RequestStep['drops'], request: FastifyRequest): void {
+  for (const [part, locate] of fields) {
     for (const site of locate(requestValue(request, part), 'none')) {
       for (const rule of site.tasks) delete site.value[rule.field]
     }

@@ -24,10 +24,11 @@ function fail (message: string): never {
 /**
  * A copy of `value` (the newest version's shape) as `version` shows it, through what responses of that schema go
  * through (renames, fields the version lacks dropped, response migrations that name the schema or one it holds):
- * for webhooks and events pinned to a client's version. The value is not changed. Checked at once (a version not
- * in the list, a schema that is none, throw); the conversion itself is a promise, as migrations may be async.
+ * for webhooks and events pinned to a client's version. The value is not changed. A promise, as migrations may be
+ * async; what is wrong with the options (a version not in the list, a schema that is none) rejects it, as what a
+ * migration throws does.
  */
-export function convertToApiVersion (list: VersionList | null, shared: SharedSchemas, options: ConvertToApiVersionOptions): Promise<unknown> {
+export async function convertToApiVersion (list: VersionList | null, shared: SharedSchemas, options: ConvertToApiVersionOptions): Promise<unknown> {
   if (list === null) fail('needs the versionChanges option of the plugin')
   if (!isObject(options)) fail(`needs { schema, value, version } (got ${messageOf(options)})`)
   const { schema: given, value, version } = options
@@ -45,7 +46,7 @@ export function convertToApiVersion (list: VersionList | null, shared: SharedSch
   const convert = conversionFrom(planSteps(list, [], schemas, shared), index).down
   // A copy whatever happens, so that the caller may change it.
   const copy = structuredClone(value)
-  return Promise.resolve(convert === null ? copy : convert(standIn(), copy))
+  return convert === null ? copy : await convert(standIn(), copy)
 }
 
 // What the response migrations read of a reply: a 200 without headers.

@@ -22,14 +22,28 @@ function fail (label: string, message: string): never {
   throw coded(new Error(`fastify-api-versioning: route ${label}: ${message}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
 }
 
+/** What the `versionChanges: true` routes declared, for the checks once the app is ready (see checkInstructions). */
+export interface ChangingRoutes {
+  /** Their names (`'GET /orders'`): what instructions may name. */
+  readonly names: Set<string>
+  /** The migrations that run on some route: it is named, or it holds the schema named, in their version. */
+  readonly migrating: Set<object>
+  /** Every schema object the routes hold, nested ones too: where a look-alike of an instruction's schema shows. */
+  readonly schemas: Set<object>
+}
+
+export function changingRoutes (): ChangingRoutes {
+  return { names: new Set(), migrating: new Set(), schemas: new Set() }
+}
+
 /**
  * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into routes of
  * the router: one for each run of versions in which it exists with one shape (its schemas, and what converts its
  * data), each an ordinary versioned route with that shape's schemas and hooks. The route itself becomes the newest
  * of them: for the newest version it is the app's own route, with no hook of this stage. A route of several methods
- * is one route a method first. `routes` collects the names (`'GET /orders'`) that instructions may name.
+ * is one route a method first. `declared` collects what the checks at ready need.
  */
-export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, routes: Set<string>): void {
+export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method]
   const label = `${methods.join(',')} ${route.url}`
   const given = (route as unknown as Record<string, unknown>)[OPTION]
@@ -46,7 +60,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const method = methods[0]
   // A HEAD route answers for its GET route unless an instruction names HEAD itself.
   const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${route.url}`] : [`${method} ${route.url}`]
-  for (const key of keys) routes.add(key)
+  for (const key of keys) declared.names.add(key)
   const exists = versionsOfEndpoint(list, method, route.url)
   if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))
   // Instructions that contradict each other throw above: an endpoint is always in some version.
@@ -55,7 +69,11 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const shared: SharedSchemas = id => instance.getSchema(id)
   const schemas = versionSchemas(route.schema, list, last, shared, label)
   const steps = planSteps(list, keys, schemas.map(dataOf), shared)
-  const groups = groupsOf(exists, steps)
+  for (const step of steps) {
+    for (const { rule } of [...step.request?.migrations ?? [], ...step.response?.migrations ?? []]) declared.migrating.add(rule)
+  }
+  collectSchemas(route.schema, declared.schemas)
+  const groups = groupsOf(exists, steps, schemas)
   groups.forEach(({ from, versions }, i) => {
     const conversion = conversionFrom(steps, from)
     const shape = {
@@ -100,6 +118,12 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
   return schemas
 }
 
+function collectSchemas (value: unknown, into: Set<object>): void {
+  if (typeof value !== 'object' || value === null || into.has(value)) return
+  into.add(value)
+  for (const member of Object.values(value)) collectSchemas(member, into)
+}
+
 // The parts of a route's schema a conversion reads.
 function dataOf (schema: FastifySchema | undefined): VersionSchemas {
   const parts = (schema ?? {}) as Record<string, unknown>
@@ -111,8 +135,11 @@ function dataOf (schema: FastifySchema | undefined): VersionSchemas {
   }
 }
 
-/** Runs of versions (by index, newest first) in which the route exists with one shape: no step between them touches it. */
-function groupsOf (exists: readonly boolean[], steps: readonly Step[]): Array<{ from: number, versions: number[] }> {
+/**
+ * Runs of versions (by index, newest first) in which the route exists with one shape: no step between them
+ * changes its schemas (what Fastify validates and serializes, and the documents show) or converts its data.
+ */
+function groupsOf (exists: readonly boolean[], steps: readonly Step[], schemas: ReadonlyArray<FastifySchema | undefined>): Array<{ from: number, versions: number[] }> {
   const groups: Array<{ from: number, versions: number[] }> = []
   let current: { from: number, versions: number[] } | null = null
   for (let i = 0; i < exists.length; i++) {
@@ -120,11 +147,22 @@ function groupsOf (exists: readonly boolean[], steps: readonly Step[]): Array<{ 
       current = null
       continue
     }
-    const touched = i > 0 && (steps[i - 1].request !== null || steps[i - 1].response !== null)
+    const touched = i > 0 && (steps[i - 1].request !== null || steps[i - 1].response !== null || !sameSchemas(schemas[i - 1], schemas[i]))
     if (current === null || touched) groups.push(current = { from: i, versions: [] })
     current.versions.push(i)
   }
   return groups
+}
+
+// deriveSchema gives back the very schema it does not change: two versions' schemas are the same where every part is.
+function sameSchemas (newer: FastifySchema | undefined, older: FastifySchema | undefined): boolean {
+  if (newer === older) return true
+  const a = newer as Record<string, unknown>
+  const b = older as Record<string, unknown>
+  if (PARTS.some(part => a[part] !== b[part])) return false
+  if (!isObject(a.response)) return true
+  const responses = b.response as Record<string, unknown>
+  return Object.entries(a.response).every(([status, schema]) => responses[status] === schema)
 }
 
 // The versions of a run as the route declares them: the listed ones deprecated, or the others; none is undefined.

@@ -161,12 +161,10 @@ export function versionChange<const F extends readonly FieldInstruction[] = read
     description,
     endpoints: Object.freeze(list(options.endpoints, 'endpoints').map(endpoint)),
     fields: Object.freeze(list(options.fields, 'fields').map(fieldRule)),
-    requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`))),
+    requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`, ['route', 'schema', 'migrate']))),
     responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`)))
   })
-  if (rules.endpoints.length + rules.fields.length + rules.requests.length + rules.responses.length === 0) {
-    fail(`the change ${JSON.stringify(description)} has no instruction: give it endpoints, fields, requests or responses`)
-  }
+  // A change with no instruction says what changed in behaviour alone (the handler reads request.apiVersion).
   return Object.freeze(Object.defineProperty({ description }, RULES, { value: rules }))
 }
 
@@ -182,9 +180,15 @@ function list (value: unknown, name: string): unknown[] {
   return Array.from(value as unknown[])
 }
 
+// A misspelt key (`renamedfrom`) would leave the instruction meaning something else: named, with the keys there are.
+function knownKeys (given: Record<string, unknown>, keys: readonly string[], at: string): void {
+  for (const key of Object.keys(given)) if (!keys.includes(key)) fail(`${at} has the unknown key ${JSON.stringify(key)}; its keys are ${keys.join(', ')}`)
+}
+
 function endpoint (given: unknown, i: number): EndpointRule {
   const at = `endpoints[${i}]`
   if (!isObject(given)) fail(`${at} must be { method, url, added: true } or { method, url, removed: true }`)
+  knownKeys(given, ['method', 'url', 'added', 'removed'], at)
   const methods = typeof given.method === 'string' ? [given.method] : Array.isArray(given.method) ? Array.from(given.method as unknown[]) : []
   if (methods.length === 0 || !methods.every(method => typeof method === 'string' && /^[A-Za-z]+$/.test(method))) fail(`${at}.method must be an HTTP method or an array of them`)
   if (typeof given.url !== 'string' || !given.url.startsWith('/')) fail(`${at}.url must be the route's URL as declared, prefix included, such as '/orders/:id'`)
@@ -201,6 +205,7 @@ function target (schema: unknown, at: string): { schema: SchemaTarget, id: strin
 function fieldRule (given: unknown, i: number): FieldRule {
   const at = `fields[${i}]`
   if (!isObject(given)) fail(`${at} must be { schema, field, renamedFrom | added | removed | changed }`)
+  knownKeys(given, ['schema', 'field', ...FIELD_KINDS], at)
   const { schema, id } = target(given.schema, at)
   if (typeof given.field !== 'string' || given.field === '') fail(`${at}.field must be the field's name, as this version names it`)
   const kinds = FIELD_KINDS.filter(kind => given[kind] !== undefined)
@@ -228,8 +233,9 @@ function fieldRule (given: unknown, i: number): FieldRule {
   }
 }
 
-function migration<T> (given: unknown, at: string): MigrationRule<T> {
+function migration<T> (given: unknown, at: string, keys: readonly string[]): MigrationRule<T> {
   if (!isObject(given)) fail(`${at} must be { route or schema, migrate }`)
+  knownKeys(given, keys, at)
   if ((given.route === undefined) === (given.schema === undefined)) fail(`${at} must name a route ('POST /orders') or a schema, one of them`)
   if (typeof given.migrate !== 'function') fail(`${at}.migrate must be a function (got ${messageOf(given.migrate)})`)
   const migrate = given.migrate as (value: T) => unknown
@@ -242,7 +248,7 @@ function migration<T> (given: unknown, at: string): MigrationRule<T> {
 }
 
 function responseRule (given: unknown, at: string): ResponseRule {
-  const rule = migration<ResponseToMigrate>(given, at)
+  const rule = migration<ResponseToMigrate>(given, at, ['route', 'schema', 'errors', 'migrate'])
   const errors = optionalBoolean((given as { errors?: unknown }).errors, `${at}.errors`) ?? false
   return Object.freeze({ ...rule, errors })
 }

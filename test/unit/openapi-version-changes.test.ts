@@ -42,3 +42,15 @@ t.test('one document per version of versionChanges, with its schemas; its change
   t.notMatch(documentOf(app, '1.0').info.description, /Changes since/)
   t.same((await app.inject('/openapi/changes.json')).json()[1].descriptions, ["Orders call their creation time 'createdAt' (it was 'created')."])
 })
+
+t.test('a change of schemas alone shows in the documents and their changes, as a change of data does', async t => {
+  const NewUser = Type.Object({ fullName: Type.String(), email: Type.Optional(Type.String()) })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'Users may give an email.', fields: [{ schema: NewUser, field: 'email', added: true }] })] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  app.post('/users', { versionChanges: true, schema: { body: NewUser } }, async () => 'ok')
+  await app.ready()
+  const [pair] = app.apiVersionChanges()
+  t.same([pair.from, pair.to, pair.descriptions], ['1.0', '2.0', ['Users may give an email.']])
+  t.same(pair.changed.map(change => [change.operation, change.changes]), [['POST /users', ['request body: property `email` added']]])
+})

@@ -38,6 +38,8 @@ t.test('versionChange() keeps the description and its instructions, checked and 
   ])
   t.same(rules?.requests.map(rule => [rule.route, rule.id]), [['POST /orders', null], [null, 'Order']])
   t.same(rules?.responses.map(rule => [rule.route, rule.errors]), [['GET /orders/:id', false], [null, true]])
+  const behaviour = rulesOf(versionChange({ description: 'Searches match whole words.' }))
+  t.same([behaviour?.endpoints, behaviour?.fields, behaviour?.requests, behaviour?.responses], [[], [], [], []], 'a change of behaviour alone: its description, no instruction')
   t.equal(rulesOf({ description: 'a lookalike' }), null, 'only what versionChange() made')
   t.equal(rulesOf('text'), null)
   // Either build of the package reads the other's changes: the rules are under a registry symbol.
@@ -50,7 +52,10 @@ t.test('versionChange() refuses what it cannot carry out, naming the instruction
     [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, fields, requests and responses/],
     [{ fields: [] }, /description must be a sentence for clients, saying what changed/],
     [{ description: '  ' }, /description must be a sentence/],
-    [{ description: 'Nothing.' }, /the change "Nothing\." has no instruction: give it endpoints, fields, requests or responses/],
+    [{ description: 'x', fields: [{ schema: {}, field: 'a', renamedfrom: 'b' }] }, /fields\[0\] has the unknown key "renamedfrom"; its keys are schema, field, renamedFrom, added, removed, changed/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', add: true }] }, /endpoints\[0\] has the unknown key "add"; its keys are method, url, added, removed/],
+    [{ description: 'x', requests: [{ route: 'GET /a', migrate () {}, errors: true }] }, /requests\[0\] has the unknown key "errors"; its keys are route, schema, migrate/],
+    [{ description: 'x', responses: [{ route: 'GET /a', migrate () {}, error: true }] }, /responses\[0\] has the unknown key "error"; its keys are route, schema, errors, migrate/],
     [{ description: 'x', endpoints: {} }, /endpoints must be an array \(got \[object Object\]\)/],
     [{ description: 'x', endpoints: [null] }, /endpoints\[0\] must be \{ method, url, added: true \} or \{ method, url, removed: true \}/],
     [{ description: 'x', endpoints: [{ method: 'G T', url: '/a', added: true }] }, /endpoints\[0\]\.method must be an HTTP method or an array of them/],

@@ -267,10 +267,11 @@ t.test('convertToApiVersion: a copy of a value as a version shows it, for webhoo
     [{ schema: 7, value, version: '2024-01-01' }, /schema must be a schema object or the \$id of a shared schema \(got 7\)/],
     [null, /needs \{ schema, value, version \} \(got null\)/]
   ]
-  for (const [options, message] of cases) t.throws(() => app.convertToApiVersion(options as never), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  // A promise that rejects, never a throw: a caller's .catch() sees what is wrong with the options too.
+  for (const [options, message] of cases) await t.rejects(app.convertToApiVersion(options as never), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
   const without = Fastify()
   await without.register(apiVersioning)
-  t.throws(() => without.convertToApiVersion({ schema: Order, value, version: '1.0' }), /convertToApiVersion: needs the versionChanges option of the plugin/)
+  await t.rejects(without.convertToApiVersion({ schema: Order, value, version: '1.0' }), /convertToApiVersion: needs the versionChanges option of the plugin/)
 })
 
 t.test('a property: a value converted down, and a request of it converted up, is the value again (renames)', async t => {
@@ -350,6 +351,23 @@ t.test('a route or instruction of versionChanges that cannot work fails start-up
     await app.register(apiVersioning, { versionChanges: list(change) })
     app.get('/a', { versionChanges: true }, async () => 'a')
     await t.rejects(async () => { await app.ready() }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  }
+  // Schemas are matched by identity: one built again would never run on the route that holds its twin.
+  const Held = Type.Object({ n: Type.Integer() })
+  const twinCases: Array<[ReturnType<typeof versionChange>, RegExp | null]> = [
+    [versionChange({ description: 'x', requests: [{ schema: Type.Object({ n: Type.Integer() }), migrate () {} }] }), /the change of 2\.0, requests\[0\], names a schema that no route declared with versionChanges: true holds in the version before 2\.0, so it would never run; give the route that very schema object \(one built again, however alike, is another schema\), or name the route instead/],
+    [versionChange({ description: 'x', requests: [{ schema: Type.Object({ other: Type.String() }), migrate () {} }] }), /requests\[0\], names a schema that no route declared with versionChanges: true holds/],
+    [versionChange({ description: 'x', responses: [{ schema: Type.Object({ n: Type.Integer() }), migrate () {} }] }), /the change of 2\.0, responses\[0\], names a schema that no route declared with versionChanges: true holds, but a route holds one just like it: schemas are matched by identity, so it would never run there; give the route and the instruction the same schema object/],
+    [versionChange({ description: 'x', responses: [{ schema: Type.Object({ event: Type.String() }), migrate () {} }] }), null],
+    [versionChange({ description: 'x', responses: [{ schema: 'Event', migrate () {} }] }), null],
+    [versionChange({ description: 'x', requests: [{ schema: Held, migrate () {} }], responses: [{ schema: Held, migrate () {} }] }), null]
+  ]
+  for (const [change, message] of twinCases) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: list(change) })
+    app.post('/a', { versionChanges: true, schema: { body: Held, response: { 200: Held } } }, async () => ({ n: 1 }))
+    if (message === null) await t.resolves(async () => { await app.ready() }, 'held, or a response migration for convertToApiVersion alone')
+    else await t.rejects(async () => { await app.ready() }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
   }
   const none = Fastify()
   await none.register(apiVersioning, { versionChanges: list(versionChange({ description: 'x', requests: [{ route: 'POST /a', migrate () {} }] })) })
@@ -450,4 +468,64 @@ t.test("the handler's value is never changed: a constant it returns stays as it 
     t.same(res.json(), version === '1.0' ? { items: [{ title: 'a' }], meta: { n: 1 } } : constant, version)
   }
   t.same(constant, { items: [{ name: 'a', extra: 'e' }], meta: { n: 1 } })
+})
+
+t.test('a change of schemas alone gives the older versions theirs: what Fastify validates and serializes, what a request of theirs holds', async t => {
+  const NewUser = Type.Object({ fullName: Type.String(), email: Type.Optional(Type.String()), nick: Type.String() })
+  const User = Type.Object({ fullName: Type.String(), age: Type.Integer() })
+  const Search = Type.Object({ q: Type.Optional(Type.String()), exact: Type.Optional(Type.Boolean()) })
+  const change = versionChange({
+    description: 'Users may give an email and must give a nick; ages are numbers (they were texts); searches may be exact.',
+    fields: [
+      { schema: NewUser, field: 'email', added: true },
+      { schema: NewUser, field: 'nick', changed: { required: false } },
+      { schema: User, field: 'age', changed: { schema: { type: 'string' } } },
+      { schema: Search, field: 'exact', added: true }
+    ]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const seen: unknown[] = []
+  app.post('/users', { versionChanges: true, schema: { body: NewUser, querystring: Search, response: { 200: User } } }, async request => {
+    seen.push([request.body, request.query])
+    return { fullName: 'Ada', age: 36 }
+  })
+  await app.ready()
+  const post = async (version: string, payload: object, query = '') => await app.inject({ method: 'POST', url: `/users?api-version=${version}${query}`, payload })
+  t.equal((await post('2.0', { fullName: 'Ada' })).statusCode, 400, '2.0 requires a nick')
+  const old = await post('1.0', { fullName: 'Ada', email: 'ada@example.com' }, '&q=ad&exact=true')
+  t.same([old.statusCode, old.body], [200, '{"fullName":"Ada","age":"36"}'], '1.0: no nick needed, and an age serialized as its schema says')
+  const now = await post('2.0', { fullName: 'Ada', nick: 'a', email: 'ada@example.com' }, '&q=ad&exact=true')
+  t.same([now.statusCode, now.body], [200, '{"fullName":"Ada","age":36}'])
+  t.same(seen, [
+    [{ fullName: 'Ada' }, { 'api-version': '1.0', q: 'ad' }],
+    [{ fullName: 'Ada', nick: 'a', email: 'ada@example.com' }, { 'api-version': '2.0', q: 'ad', exact: true }]
+  ], "a field 1.0 does not have is dropped from its request, body and query string: the handler never sees what the client's version lacks")
+  t.match(app.printRoutes(), /users \(POST\) \{"apiVersion":\["1\.0"\]\}/, 'a route for 1.0, whose schemas differ')
+
+  // Routes whose schemas no change touches: one route for both versions.
+  const untouched = Fastify()
+  await untouched.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  untouched.post('/notes', { versionChanges: true, schema: { body: Type.Object({ text: Type.String() }) } }, async () => 'ok')
+  untouched.get('/notes', { versionChanges: true, schema: { querystring: Type.Object({ page: Type.Integer() }), response: { 200: Type.Object({ text: Type.String() }) } } }, async () => ({ text: 'a' }))
+  await untouched.ready()
+  t.match(untouched.printRoutes(), /notes \(POST, GET, HEAD\) \{"apiVersion":\["2\.0","1\.0"\]\}/)
+  t.notMatch(untouched.printRoutes(), /\["1\.0"\]/)
+})
+
+t.test('a change of requiredness or type alone, with nothing to convert, is a route of its own all the same', async t => {
+  const Note = Type.Object({ text: Type.String(), tag: Type.String() })
+  const Shown = Type.Object({ text: Type.String(), size: Type.Integer() })
+  const change = versionChange({
+    description: 'A note needs a tag; sizes are numbers.',
+    fields: [{ schema: Note, field: 'tag', changed: { required: false } }, { schema: Shown, field: 'size', changed: { schema: { type: 'string' } } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/notes', { versionChanges: true, schema: { body: Note } }, async () => 'ok')
+  app.get('/notes', { versionChanges: true, schema: { response: { 200: Shown } } }, async () => ({ text: 'a', size: 3 }))
+  t.equal((await app.inject({ method: 'POST', url: '/notes?api-version=1.0', payload: { text: 'a' } })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: '/notes?api-version=2.0', payload: { text: 'a' } })).statusCode, 400)
+  t.equal((await app.inject('/notes?api-version=1.0')).body, '{"text":"a","size":"3"}')
+  t.equal((await app.inject('/notes?api-version=2.0')).body, '{"text":"a","size":3}')
 })
