@@ -42,7 +42,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
       }
       for (const rule of change.endpoints) {
         if (!rule.methods.some(method => routes.has(`${method} ${rule.url}`))) {
-          throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${rule.methods.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix`), 'FST_API_VERSIONING_INVALID_OPTION')
+          throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${rule.methods.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
       }
     }

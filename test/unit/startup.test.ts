@@ -186,7 +186,7 @@ t.test('routes declared before the plugin, in an app where no route is versioned
   app.register(apiVersioning)
   app.get('/x', { apiVersions: '1.0' }, says('x'))
   await app.ready()
-  t.match(lines, [{ level: 40, msg: /^fastify-api-versioning: no route declares versions, and routes were declared before the plugin was loaded \(\/x \(GET, HEAD\)\), where it cannot see them: those that declare apiVersions, deprecatedApiVersions or apiVersionNeutral are silently unversioned\. `await app\.register\(apiVersioning, \.\.\.\)` before declaring routes/ }])
+  t.match(lines, [{ level: 40, msg: /^fastify-api-versioning: no route declares versions, and routes were declared before the plugin was loaded \(\/x \(GET, HEAD\)\), where it cannot see them: those that declare apiVersions, deprecatedApiVersions, apiVersionNeutral or versionChanges are silently unversioned\. `await app\.register\(apiVersioning, \.\.\.\)` before declaring routes/ }])
   t.equal(lines.length, 1, 'one warning')
 
   const quiet = logged()
@@ -241,6 +241,7 @@ t.test('registered inside a plugin, it versions that plugin; a route outside tha
     ['deprecated versions', app => app.get('/x', { deprecatedApiVersions: '0.9' }, says('x')), /route GET \/x declares deprecatedApiVersions, but apiVersioning is registered inside a plugin/],
     ['several methods', app => app.route({ method: ['GET', 'POST'], url: '/m', apiVersions: '1.0', handler: says('m') }), /route GET,POST \/m declares apiVersions, but apiVersioning/],
     ['a neutral route', app => app.get('/x', { apiVersionNeutral: true }, says('x')), /route GET \/x declares apiVersionNeutral, but apiVersioning/],
+    ['a route of versionChanges', app => app.get('/x', { versionChanges: true }, says('x')), /route GET \/x declares versionChanges, but apiVersioning/],
     ['a sibling plugin', app => app.register(async other => { other.get('/y', { apiVersions: '1.0' }, says('y')) }), /route GET \/y declares apiVersions, but apiVersioning/],
     ['a version set', app => app.register(withApiVersions({ apiVersions: '1.0' }, async (other: FastifyInstance) => { other.get('/z', says('z')) })), /route GET \/z declares apiVersions, but apiVersioning/]
   ]
