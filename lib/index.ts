@@ -123,7 +123,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
   const metrics = telemetry === null
     ? null
-    : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
+    : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, hasDeprecationPolicy: version => (options.policies.get(version.key)?.deprecationPolicy ?? null) !== null, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
   const shared = (id: string): unknown => fastify.getSchema(id)
   const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, shared })
 

@@ -19,6 +19,8 @@ export interface MetricsParts {
   readonly declaredForms: ReadonlyMap<string, string>
   /** True when a deprecation policy has deprecated the version at the request's time; an error if the clock failed. */
   readonly deprecatedByPolicy: (version: ApiVersion, outcome: VersionOutcome) => boolean | Error
+  /** True when the version has a deprecation policy: only then can deprecatedByPolicy say true. */
+  readonly hasDeprecationPolicy: (version: ApiVersion) => boolean
   /** The outcome of a neutral route's request, read if an earlier hook answered before the route read it. */
   readonly neutralOutcome: (raw: RawRequest, segment: PathSegment | null) => VersionOutcome
   readonly log: FastifyBaseLogger
@@ -146,14 +148,25 @@ export function createRequestMetrics (parts: MetricsParts) {
    * answered before that one, the route serves the version the router read.
    */
   function versioned (url: string, declaration: RouteDeclaration): VersionedCounting {
-    // Its served series, laid out now: a request only finds its version's.
-    const forms = new Map<string, { text: string, deprecated: boolean, tallies: [Tally, Tally] }>()
-    const add = (v: ApiVersion, deprecated: boolean): void => { forms.set(v.key, { text: String(v), deprecated, tallies: versionTallies(url, 'served', String(v)) }) }
+    // Its served series, laid out now: a request only finds its version's, and asks the clock only where a
+    // deprecation policy may have deprecated it since.
+    interface Form { readonly text: string, readonly deprecated: boolean, readonly dated: boolean, readonly tallies: [Tally, Tally] }
+    const forms = new Map<string, Form>()
+    const add = (v: ApiVersion, deprecated: boolean): void => {
+      forms.set(v.key, { text: String(v), deprecated, dated: !deprecated && parts.hasDeprecationPolicy(v), tallies: versionTallies(url, 'served', String(v)) })
+    }
     for (const v of declaration.supported) add(v, false)
     for (const v of declaration.deprecated) add(v, true)
+    // Clients send the same version again and again, and the parse cache gives the same ApiVersion for it.
+    let lastVersion: ApiVersion | null = null
+    let lastForm: Form | undefined
     function count (method: string, log: FastifyBaseLogger, outcome: VersionOutcome, version: ApiVersion): void {
-      const form = forms.get(version.key) as { text: string, deprecated: boolean, tallies: [Tally, Tally] }
-      form.tallies[form.deprecated || deprecatedAt(log, version, outcome) ? 1 : 0].add(method)
+      if (version !== lastVersion) {
+        lastForm = forms.get(version.key)
+        lastVersion = version
+      }
+      const form = lastForm as Form
+      if (telemetry.counts) form.tallies[form.deprecated || (form.dated && deprecatedAt(log, version, outcome)) ? 1 : 0].add(method)
       onSpan(form.text)
     }
     const hooks = counting(function countVersioned (request) {

@@ -48,6 +48,11 @@ export interface Telemetry {
    * cells it counts in). Made by `start`, once the app is ready.
    */
   cellOf: (attributes: TelemetryAttributes) => Cell
+  /**
+   * False where the meter is OpenTelemetry's no-op one, which would report nothing: versioned routes then skip
+   * counting (the span still hears of the served version: tracing may be on without metrics). Set by `start`.
+   */
+  counts: boolean
   /** The span of the request's context, where an instrumentation made one. */
   readonly activeSpan: () => TelemetrySpan | undefined
   /**
@@ -86,6 +91,7 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
   const telemetry: Telemetry = {
     // Set by start(), at ready: no request comes before.
     cellOf: undefined as never,
+    counts: true,
     activeSpan: () => api.trace.getActiveSpan(),
     start (warn) {
       const provider = given ?? api.metrics.getMeterProvider()
@@ -98,7 +104,8 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
         throw coded(new Error(`fastify-api-versioning: telemetry.meterProvider failed to give an observable counter: ${messageOf(error)}; give an OpenTelemetry MeterProvider, such as one of @opentelemetry/sdk-metrics`, { cause: error }), 'FST_API_VERSIONING_INVALID_OPTION')
       }
       // No SDK's provider registered as the global one (or the app's is a no-op): every count would be dropped.
-      if (meter === api.createNoopMeter()) {
+      telemetry.counts = meter !== api.createNoopMeter()
+      if (!telemetry.counts) {
         warn(given === null
           ? 'fastify-api-versioning: telemetry is on, but the global meter provider of @opentelemetry/api is its no-op one when the app is ready, so no request is counted: start the OpenTelemetry SDK (register its MeterProvider) before the app is ready, or give telemetry: { meterProvider }'
           : 'fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK')

@@ -141,6 +141,19 @@ t.test('telemetry: true counts through the SDK started before ready(), and warns
   t.same(own.lines.map(line => line.msg), ['fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK'])
 })
 
+t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still hears of the served version', async t => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  t.teardown(() => { context.disable() })
+  const server = Fastify({ logger: false })
+  await server.register(apiVersioning, { telemetry: { meterProvider: metrics.getMeterProvider() } })
+  server.get('/a', { apiVersions: ['1.0', '2.0'] }, says('a'))
+  await server.ready()
+  const attributes: unknown[] = []
+  const span = { setAttribute (key: string, value: unknown) { attributes.push([key, value]); return span } } as unknown as Span
+  for (const version of ['1', '2', '2']) await context.with(trace.setSpan(context.active(), span), async () => await server.inject(`/a?api-version=${version}`))
+  t.same(attributes, [['api_version', '1.0'], ['api_version', '2.0'], ['api_version', '2.0']])
+})
+
 t.test('a reply the handler hijacks is counted once, as any other', async t => {
   const { server, reader } = await app({})
   // A hook of the app that takes the reply over before the route's own hooks run.
