@@ -66,7 +66,7 @@ const ROWS = [
   ...errorRows('Invalid (query)', '/items?api-version=abc'),
   ...errorRows('Ambiguous (query)', '/items?api-version=1.0&api-version=2.0'),
   ...errorRows('no version', '/items'),
-  ['plugin, an ordinary versioned route with a response schema (query)', 'plugin', '/orders?api-version=3.0', '{}'],
+  ['plugin, an ordinary versioned route with a response schema (query)', 'plugin-orders', '/orders?api-version=3.0', '{}'],
   ['plugin, a versionChanges route, the newest version (query)', 'plugin-changes', '/orders?api-version=3.0', '{}'],
   ['plugin, a versionChanges route, the oldest of three versions, one rename a step (query)', 'plugin-changes', '/orders?api-version=1.0', '{}'],
   ['plain Fastify, /health', 'plain', '/health', '{}'],
