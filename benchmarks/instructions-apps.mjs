@@ -17,11 +17,13 @@ export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'pl
 const Order = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' }, quantity: { type: 'integer' } } }
 const order = { id: 1, name: 'tea', quantity: 2 }
 // A build from before version changes (PLUGIN_DIST) has no versionChange: its apps have none.
-const CHANGES = versionChange === undefined ? undefined : [
-  { version: '3.0', changes: [versionChange({ description: 'quantity (was qty).', fields: [{ schema: Order, field: 'quantity', renamedFrom: 'qty' }] })] },
-  { version: '2.0', changes: [versionChange({ description: 'name (was title).', fields: [{ schema: Order, field: 'name', renamedFrom: 'title' }] })] },
-  { version: '1.0' }
-]
+const CHANGES = versionChange === undefined
+  ? undefined
+  : [
+      { version: '3.0', changes: [versionChange({ description: 'quantity (was qty).', fields: [{ schema: Order, field: 'quantity', renamedFrom: 'qty' }] })] },
+      { version: '2.0', changes: [versionChange({ description: 'name (was title).', fields: [{ schema: Order, field: 'name', renamedFrom: 'title' }] })] },
+      { version: '1.0' }
+    ]
 
 const handler = async () => payload
 const SUPPORTED = new Set(['0.9', '1.0', '2.0'])
