@@ -82,6 +82,13 @@ export function resolveTelemetryOption (value: unknown, fail: (message: string) 
 }
 
 /**
+ * Where @opentelemetry/api (every 1.x) keeps what is registered globally. A span is active only through a context
+ * manager registered there: with none (tracing off, or not started yet), none is, and looking costs a tenth of
+ * asking the API, whose every call resolves its globals anew.
+ */
+const API_REGISTRY = Symbol.for('opentelemetry.js.api.1')
+
+/**
  * Loads `@opentelemetry/api` (an optional peer: the plugin loads it only when telemetry is on); a missing package
  * fails start-up naming it. The counter is made by `start`.
  */
@@ -92,7 +99,7 @@ export async function createTelemetry (given: TelemetryMeterProvider | null): Pr
     // Set by start(), at ready: no request comes before.
     cellOf: undefined as never,
     counts: true,
-    activeSpan: () => api.trace.getActiveSpan(),
+    activeSpan: () => (globalThis as Record<symbol, { context?: unknown } | undefined>)[API_REGISTRY]?.context === undefined ? undefined : api.trace.getActiveSpan(),
     start (warn) {
       const provider = given ?? api.metrics.getMeterProvider()
       let meter: ReturnType<TelemetryMeterProvider['getMeter']>

@@ -141,8 +141,7 @@ t.test('telemetry: true counts through the SDK started before ready(), and warns
   t.same(own.lines.map(line => line.msg), ['fastify-api-versioning: telemetry.meterProvider is the no-op one of @opentelemetry/api, so no request is counted: give the MeterProvider of an OpenTelemetry SDK'])
 })
 
-t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still hears of the served version', async t => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still hears of the served version, from a context manager registered after ready() too', async t => {
   t.teardown(() => { context.disable() })
   const server = Fastify({ logger: false })
   await server.register(apiVersioning, { telemetry: { meterProvider: metrics.getMeterProvider() } })
@@ -150,8 +149,15 @@ t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still
   await server.ready()
   const attributes: unknown[] = []
   const span = { setAttribute (key: string, value: unknown) { attributes.push([key, value]); return span } } as unknown as Span
-  for (const version of ['1', '2', '2']) await context.with(trace.setSpan(context.active(), span), async () => await server.inject(`/a?api-version=${version}`))
+  const inSpan = async (version: string) => await context.with(trace.setSpan(context.active(), span), async () => await server.inject(`/a?api-version=${version}`))
+  t.equal((await inSpan('1')).statusCode, 200, 'no context manager: no span is active, and the request is served')
+  t.same(attributes, [])
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  for (const version of ['1', '2', '2']) await inSpan(version)
   t.same(attributes, [['api_version', '1.0'], ['api_version', '2.0'], ['api_version', '2.0']])
+  context.disable()
+  await inSpan('1')
+  t.equal(attributes.length, 3, 'none once it is gone')
 })
 
 t.test('a reply the handler hijacks is counted once, as any other', async t => {
