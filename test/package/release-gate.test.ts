@@ -14,6 +14,8 @@ const app = (require: boolean): string => {
   return `${imports} async function build () {
   // CHANGE: what the app changed since its versions were released.
   const change = process.env.CHANGE
+  // What an app's module may hold outside Fastify's onClose (a timer, a pool): it must not keep the command.
+  if (process.env.HOLD) setInterval(() => {}, 60_000)
   const app = Fastify()
   await app.register(apiVersioning, { problemDetails: true })
   await app.register(apiVersioningOpenApi)
@@ -39,8 +41,8 @@ t.test('the package ships the command, which snapshots an app\'s versions and ch
   write('app.mjs', app(false))
   write('app.cjs', app(true))
 
-  const command = (args: string[], change = ''): { status: number | null, stdout: string, stderr: string } =>
-    spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...env, CHANGE: change }, encoding: 'utf8', timeout: 900_000 })
+  const command = (args: string[], change = '', hold = ''): { status: number | null, stdout: string, stderr: string } =>
+    spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...env, CHANGE: change, HOLD: hold }, encoding: 'utf8', timeout: hold === '' ? 900_000 : 120_000 })
 
   t.match(command(['snapshot', '--app', 'app.mjs', '--dir', 'openapi-versions']), { status: 0, stdout: 'Saved 2 versions in openapi-versions: 1.0.json, 2.0.json\n', stderr: '' })
   t.same(readdirSync(join(dir, 'openapi-versions')), ['1.0.json', '2.0.json'])
@@ -59,6 +61,8 @@ t.test('the package ships the command, which snapshots an app\'s versions and ch
     'Breaking changes in 1.0, 2.0: a released version must not break its clients. Undo them, or make them in a new version.',
     ''
   ].join('\n'))
+  t.match(command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'breaking', 'hold'), { status: 1, stdout: breaking.stdout, stderr: '' },
+    'an app module that holds the process (a timer of its own) does not keep the command from ending, nor cut its output short')
   t.match(command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'additive'), {
     status: 0,
     stdout: '1.0: 0 breaking changes, 1 other change\n  other:\n  - `POST /orders` added\n2.0: no change\n3.0: new, not saved (snapshot saves it when you release it)\n\nNo breaking change in 2 saved versions.\n',
