@@ -13,7 +13,7 @@ import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
-import type { RequestMetrics, VersionedCounting } from '../telemetry/request-metrics.js'
+import type { RequestMetrics, RouteCounting, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
 import { changingRoutes, expandRoute, OPTION } from '../version-changes/routes.js'
 import type { SharedSchemas } from '../version-changes/shared-ref.js'
@@ -99,11 +99,13 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     const bound = constraintsKey !== ''
     const segment = inPath ? { prefix: segmentPrefix(route.url, options.segmentName as string) } : null
+    // @fastify/otel (registered before the route) keeps its request span where a hook of the route can name it.
+    const otel = metrics !== null && this.hasRequestDecorator('opentelemetry')
     if (declaration.kind === 'neutral') {
       // It serves any version some route declares: the policy headers of the one it serves, as telemetry counts it.
       const logServed = options.logApiVersion ? hooks.logServed(false, segment, table.forms) : null
-      const counting = metrics?.neutral(route.url, segment) ?? null
-      route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
+      const counting = metrics?.neutral(route.url, segment, otel) ?? null
+      route.onRequest = prepend(hooks.neutral(segment), afterOurs(counting, route.onRequest))
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
       route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, counting?.onSend ?? null)
       if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
@@ -118,9 +120,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
-    route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
+    const counting = metrics?.versioned(route.url, declaration, otel) ?? null
+    const onRequest = afterOurs(counting, route.onRequest)
+    route.onRequest = hook === null ? onRequest : prepend(hook, onRequest)
     const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
-    const counting = metrics?.versioned(route.url, declaration) ?? null
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
@@ -147,6 +150,12 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       if (variants[i].hasFallback) continue
       this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: hiddenOnSend, answer: hooks.answerProblem }))
     }
+  }
+
+  // The hook that names the served version on @fastify/otel's span, where there is one: after the plugin's own
+  // hooks, which settle the version, and before the route's, which may answer early.
+  function afterOurs (counting: RouteCounting | null, onRequest: DeclaredRoute['onRequest']): DeclaredRoute['onRequest'] {
+    return counting?.onRequest == null ? onRequest : prepend(counting.onRequest, onRequest)
   }
 
   /**

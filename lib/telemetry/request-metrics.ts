@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
@@ -30,7 +30,12 @@ export interface MetricsParts {
 export interface RouteCounting {
   readonly onSend: onSendHookHandler
   readonly onResponse: onResponseHookHandler
+  /** Where @fastify/otel instruments the route: the hook that names the served version on its request span. */
+  readonly onRequest: onRequestHookHandler | null
 }
+
+/** A request of an app that @fastify/otel instruments (its request decorator). */
+type OtelRequest = FastifyRequest & { opentelemetry (): { span?: { setAttribute?: unknown } | null } }
 
 /** Counts a request of a versioned route as the router sends it there, served as `version`. */
 export type CountAtRouting = (req: IncomingMessage, outcome: VersionOutcome, version: ApiVersion) => void
@@ -66,12 +71,12 @@ export function createRequestMetrics (parts: MetricsParts) {
       if (tally === undefined) plain.set(outcome, tally = new Tally(telemetry, { 'http.route': url, 'api_version.outcome': outcome }))
       tally.add(request.method)
     }
-    function recordVersion (request: FastifyRequest, outcome: 'served' | 'retired', key: string, version: string, deprecated: boolean): void {
+    function recordVersion (request: FastifyRequest, outcome: 'served' | 'retired', key: string, version: string, deprecated: boolean, span: boolean): void {
       const byKey = withVersion[outcome]
       let tallies = byKey.get(key)
       if (tallies === undefined) byKey.set(key, tallies = versionTallies(url, outcome, version))
       tallies[deprecated ? 1 : 0].add(request.method)
-      if (outcome === 'served') onSpan(version)
+      if (span) onSpan(version)
     }
     return { record, recordVersion }
   }
@@ -87,6 +92,27 @@ export function createRequestMetrics (parts: MetricsParts) {
       telemetry.activeSpan()?.setAttribute('api_version', version)
     } catch (error) {
       spanFailed(parts.log, error)
+    }
+  }
+
+  /**
+   * @fastify/otel starts its request span in its onRequest hook, after routing, and ends it in an onSend hook of
+   * its own; the hooks it wraps run in spans of their own. So where it instruments a route, the served version
+   * goes on its request span by name, from a hook of the route (which runs after the app's), once the route knows
+   * it: never on a hook's span or on an ended one.
+   */
+  function otelSpan (textOf: (key: string) => string | undefined): onRequestHookHandler {
+    return function apiVersionSpan (request, reply, done) {
+      const served = (request.raw as RawRequest)[kOutcome]?.served
+      if (served != null) {
+        try {
+          const span = (request as OtelRequest).opentelemetry().span
+          if (typeof span?.setAttribute === 'function') span.setAttribute('api_version', textOf(served.key) as string)
+        } catch (error) {
+          spanFailed(request.log, error)
+        }
+      }
+      done()
     }
   }
 
@@ -106,7 +132,7 @@ export function createRequestMetrics (parts: MetricsParts) {
   function unserved (request: FastifyRequest, record: ReturnType<typeof recorder>, outcome: VersionOutcome): void {
     if (outcome.retired && outcome.error === null) {
       const version = outcome.version as ApiVersion
-      return record.recordVersion(request, 'retired', version.key, declaredForms.get(version.key) as string, deprecatedAt(request.log, version, outcome))
+      return record.recordVersion(request, 'retired', version.key, declaredForms.get(version.key) as string, deprecatedAt(request.log, version, outcome), false)
     }
     record.record(request, unservedName(outcome))
   }
@@ -125,8 +151,9 @@ export function createRequestMetrics (parts: MetricsParts) {
    * The hooks of one route from the function that counts its request: `onSend` counts and marks the request,
    * `onResponse` counts one `onSend` never saw.
    */
-  function counting (count: (request: FastifyRequest) => void): RouteCounting {
+  function counting (count: (request: FastifyRequest) => void, onRequest: onRequestHookHandler | null = null): RouteCounting {
     return {
+      onRequest,
       onSend: function apiVersionTelemetry (request, reply, payload, done) {
         const outcome = (request.raw as RawRequest)[kOutcome]
         if (outcome?.counted !== true) {
@@ -147,7 +174,7 @@ export function createRequestMetrics (parts: MetricsParts) {
    * version served, except on a route with other constraints, whose own hook does it: where an earlier hook
    * answered before that one, the route serves the version the router read.
    */
-  function versioned (url: string, declaration: RouteDeclaration): VersionedCounting {
+  function versioned (url: string, declaration: RouteDeclaration, otel: boolean): VersionedCounting {
     // Its served series, laid out now: a request only finds its version's, and asks the clock only where a
     // deprecation policy may have deprecated it since.
     interface Form { readonly text: string, readonly deprecated: boolean, readonly dated: boolean, readonly tallies: [Tally, Tally] }
@@ -160,23 +187,25 @@ export function createRequestMetrics (parts: MetricsParts) {
     // Clients send the same version again and again, and the parse cache gives the same ApiVersion for it.
     let lastVersion: ApiVersion | null = null
     let lastForm: Form | undefined
-    function count (method: string, log: FastifyBaseLogger, outcome: VersionOutcome, version: ApiVersion): void {
+    // While routing, the active span is one that began before (an HTTP server's); in a hook under @fastify/otel,
+    // it would be the hook's own.
+    function count (method: string, log: FastifyBaseLogger, outcome: VersionOutcome, version: ApiVersion, span: boolean): void {
       if (version !== lastVersion) {
         lastForm = forms.get(version.key)
         lastVersion = version
       }
       const form = lastForm as Form
       if (telemetry.counts) form.tallies[form.deprecated || (form.dated && deprecatedAt(log, version, outcome)) ? 1 : 0].add(method)
-      onSpan(form.text)
+      if (span) onSpan(form.text)
     }
     const hooks = counting(function countVersioned (request) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-      count(request.method, request.log, outcome, (outcome.served ?? outcome.version) as ApiVersion)
-    })
+      count(request.method, request.log, outcome, (outcome.served ?? outcome.version) as ApiVersion, !otel)
+    }, otel ? otelSpan(key => forms.get(key)?.text) : null)
     return {
       ...hooks,
       // Before any hook: no request's logger yet, the app's.
-      atRouting: function countAtRouting (req, outcome, version) { count(req.method as string, parts.log, outcome, version) }
+      atRouting: function countAtRouting (req, outcome, version) { count(req.method as string, parts.log, outcome, version, true) }
     }
   }
 
@@ -186,16 +215,16 @@ export function createRequestMetrics (parts: MetricsParts) {
   }
 
   // A neutral route serves no version, or one that some route declares; anything else is its problem.
-  function neutral (url: string, segment: PathSegment | null): RouteCounting {
+  function neutral (url: string, segment: PathSegment | null, otel: boolean): RouteCounting {
     const record = recorder(url)
     return counting(function countNeutral (request) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
       const served = outcome.served
-      if (served !== null) record.recordVersion(request, 'served', served.key, declaredForms.get(served.key) as string, deprecatedAt(request.log, served, outcome))
+      if (served !== null) record.recordVersion(request, 'served', served.key, declaredForms.get(served.key) as string, deprecatedAt(request.log, served, outcome), !otel)
       else if (outcome.kind === NONE && outcome.error === null) record.record(request, 'served')
       else unserved(request, record, outcome)
-    })
+    }, otel ? otelSpan(key => declaredForms.get(key)) : null)
   }
 
   return { versioned, hidden, neutral }

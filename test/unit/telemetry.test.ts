@@ -1,6 +1,8 @@
 import t from 'tap'
-import { context, metrics, trace, type Span } from '@opentelemetry/api'
+import { context, diag, DiagLogLevel, metrics, trace, type Span } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
+import { FastifyOtelInstrumentation } from '@fastify/otel'
 import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
 import Fastify from 'fastify'
 import apiVersioning, { type ApiVersioningOptions } from '../../lib/index.js'
@@ -158,6 +160,54 @@ t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still
   context.disable()
   await inSpan('1')
   t.equal(attributes.length, 3, 'none once it is gone')
+})
+
+t.test('with @fastify/otel, the served version goes on its request span (versioned, version-neutral and host-bound routes), registered before the plugin or after', async t => {
+  const exporter = new InMemorySpanExporter()
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  const warnings: unknown[] = []
+  diag.setLogger({ error: (...args) => warnings.push(args), warn: (...args) => warnings.push(args), info () {}, debug () {}, verbose () {} }, DiagLogLevel.WARN)
+  t.teardown(() => { trace.disable(); context.disable(); diag.disable() })
+  for (const otelFirst of [true, false]) {
+    exporter.reset()
+    const server = Fastify()
+    const otel = new FastifyOtelInstrumentation()
+    if (otelFirst) await server.register(otel.plugin())
+    await server.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() } })
+    if (!otelFirst) await server.register(otel.plugin())
+    server.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
+    server.get('/ping', { apiVersionNeutral: true, onSend: async (request, reply, payload) => payload }, says('ping'))
+    server.get('/hosted', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('hosted'))
+    server.get('/hosted', { apiVersions: '2.0' }, says('hosted'))
+    const requests: Array<[string, string | undefined, string?]> = [['/orders?api-version=1', '1.0'], ['/orders?api-version=2.0', '2.0'], ['/orders?api-version=9', undefined], ['/orders', undefined],
+      ['/ping?api-version=2', '2.0'], ['/ping', undefined], ['/hosted?api-version=1', '1.0', 'a.example'], ['/hosted?api-version=2', '2.0']]
+    for (const [url, , host] of requests) t.equal((await server.inject({ url, headers: host === undefined ? {} : { host } })).statusCode, url.includes('9') || url === '/orders' ? 400 : 200, url)
+    const spans = exporter.getFinishedSpans()
+    const requestSpans = spans.filter(span => span.name === 'request')
+    t.same(requestSpans.map(span => [`${String(span.attributes['url.path'])}${String(span.attributes['url.query'] ?? '')}`, span.attributes.api_version]),
+      requests.map(([url, version]) => [url, version]), `otel ${otelFirst ? 'first' : 'after the plugin'}: each request span, with the version it was served`)
+    t.same(spans.filter(span => span.name !== 'request' && span.attributes.api_version !== undefined).map(span => span.name), [], 'on no span of a hook')
+    await server.close()
+  }
+  t.same(warnings, [], 'no attribute set on an ended span')
+})
+
+t.test('a request decorator named opentelemetry that throws or gives no span fails no request: logged once', async t => {
+  const { lines, stream } = logged()
+  const server = Fastify({ logger: { level: 'warn', stream } })
+  let given: () => unknown = () => { throw new Error('not this one') }
+  server.decorateRequest('opentelemetry', function () { return given() } as never)
+  await server.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() } })
+  server.get('/a', { apiVersions: '1.0' }, says('a'))
+  server.get('/n', { apiVersionNeutral: true }, says('n'))
+  for (const url of ['/a?api-version=1', '/n?api-version=1', '/a?api-version=1']) t.equal((await server.inject(url)).statusCode, 200, url)
+  t.match(lines, [{ level: 40, msg: /telemetry failed to set the served version on the active span/, err: { message: 'not this one' } }])
+  t.equal(lines.length, 1, 'once')
+  for (given of [() => ({ span: null }), () => ({}), () => ({ span: { setAttribute: 'no' } }), () => null]) {
+    t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
+  }
+  t.equal(lines.length, 1, 'garbage is no span, and no failure')
 })
 
 t.test('a reply the handler hijacks is counted once, as any other', async t => {
