@@ -105,10 +105,11 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       // It serves any version some route declares: the policy headers of the one it serves, as telemetry counts it.
       const logServed = options.logApiVersion ? hooks.logServed(false, segment, table.forms) : null
       const counting = metrics?.neutral(route.url, segment, otel) ?? null
-      route.onRequest = prepend(hooks.neutral(segment), afterOurs(counting, route.onRequest))
+      route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
       route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, counting?.onSend ?? null)
       if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
+      route.onSend = spanFirst(counting, route.onSend)
       return
     }
     // The route's versions as it declares them: logs, metrics and media types name a version so.
@@ -121,13 +122,13 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     const counting = metrics?.versioned(route.url, declaration, otel) ?? null
-    const onRequest = afterOurs(counting, route.onRequest)
-    route.onRequest = hook === null ? onRequest : prepend(hook, onRequest)
+    route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
+    route.onSend = spanFirst(counting, route.onSend)
     const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
@@ -152,10 +153,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
   }
 
-  // The hook that names the served version on @fastify/otel's span, where there is one: after the plugin's own
-  // hooks, which settle the version, and before the route's, which may answer early.
-  function afterOurs (counting: RouteCounting | null, onRequest: DeclaredRoute['onRequest']): DeclaredRoute['onRequest'] {
-    return counting?.onRequest == null ? onRequest : prepend(counting.onRequest, onRequest)
+  // The hook that names the served version on @fastify/otel's request span, where it is registered: first of the
+  // route's onSend hooks, before the one of @fastify/otel's that ends that span.
+  function spanFirst (counting: RouteCounting | null, onSend: DeclaredRoute['onSend']): DeclaredRoute['onSend'] {
+    return counting?.spanOnSend == null ? onSend : prepend(counting.spanOnSend, onSend)
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
@@ -30,8 +30,8 @@ export interface MetricsParts {
 export interface RouteCounting {
   readonly onSend: onSendHookHandler
   readonly onResponse: onResponseHookHandler
-  /** Where @fastify/otel instruments the route: the hook that names the served version on its request span. */
-  readonly onRequest: onRequestHookHandler | null
+  /** Where @fastify/otel is registered: the hook, first of the route's `onSend`, that names the served version on a span. */
+  readonly spanOnSend: onSendHookHandler | null
 }
 
 /** A request of an app that @fastify/otel instruments (its request decorator). */
@@ -59,7 +59,7 @@ export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 export function createRequestMetrics (parts: MetricsParts) {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
   const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of enforced sunsets); the request is counted as not deprecated')
-  const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the active span')
+  const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the request\'s span')
 
   // The series of one route: by outcome and, with a version, by its key and deprecation. Each adds one to a number
   // (see Tally); nothing is hashed, compared or made per request but a map lookup by a version's key.
@@ -96,23 +96,27 @@ export function createRequestMetrics (parts: MetricsParts) {
   }
 
   /**
-   * @fastify/otel starts its request span in its onRequest hook, after routing, and ends it in an onSend hook of
-   * its own; the hooks it wraps run in spans of their own. So where it instruments a route, the served version
-   * goes on its request span by name, from a hook of the route (which runs after the app's), once the route knows
-   * it: never on a hook's span or on an ended one.
+   * @fastify/otel starts its request span in its onRequest hook, after routing, and ends it in an onSend hook it
+   * puts last on every route; the hooks it wraps run in spans of their own. So where it is registered, the served
+   * version goes on its request span by name, from the first `onSend` hook of the route, which every response
+   * passes (one an earlier hook answered too) before that span ends: never on a hook's span or an ended one. A
+   * request it leaves out (a route's `otel: false`, an ignored path, the instrumentation off) has no request span:
+   * the active span is named instead, as without it.
    */
-  function otelSpan (textOf: (key: string) => string | undefined): onRequestHookHandler {
-    return function apiVersionSpan (request, reply, done) {
-      const served = (request.raw as RawRequest)[kOutcome]?.served
-      if (served != null) {
+  function otelSpan (textOf: (key: string) => string | undefined, servedOf: (request: FastifyRequest) => ApiVersion | null): onSendHookHandler {
+    return function apiVersionSpan (request, reply, payload, done) {
+      const served = servedOf(request)
+      const text = served === null ? undefined : textOf(served.key)
+      if (text !== undefined) {
         try {
           const span = (request as OtelRequest).opentelemetry().span
-          if (typeof span?.setAttribute === 'function') span.setAttribute('api_version', textOf(served.key) as string)
+          if (typeof span?.setAttribute === 'function') span.setAttribute('api_version', text)
+          else onSpan(text)
         } catch (error) {
           spanFailed(request.log, error)
         }
       }
-      done()
+      done(null, payload)
     }
   }
 
@@ -151,9 +155,9 @@ export function createRequestMetrics (parts: MetricsParts) {
    * The hooks of one route from the function that counts its request: `onSend` counts and marks the request,
    * `onResponse` counts one `onSend` never saw.
    */
-  function counting (count: (request: FastifyRequest) => void, onRequest: onRequestHookHandler | null = null): RouteCounting {
+  function counting (count: (request: FastifyRequest) => void, spanOnSend: onSendHookHandler | null = null): RouteCounting {
     return {
-      onRequest,
+      spanOnSend,
       onSend: function apiVersionTelemetry (request, reply, payload, done) {
         const outcome = (request.raw as RawRequest)[kOutcome]
         if (outcome?.counted !== true) {
@@ -199,14 +203,20 @@ export function createRequestMetrics (parts: MetricsParts) {
       if (span) onSpan(form.text)
     }
     const hooks = counting(function countVersioned (request) {
-      const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-      count(request.method, request.log, outcome, (outcome.served ?? outcome.version) as ApiVersion, !otel)
-    }, otel ? otelSpan(key => forms.get(key)?.text) : null)
+      count(request.method, request.log, (request.raw as RawRequest)[kOutcome] as VersionOutcome, servedOrRead(request) as ApiVersion, !otel)
+    }, otel ? otelSpan(key => forms.get(key)?.text, servedOrRead) : null)
     return {
       ...hooks,
       // Before any hook: no request's logger yet, the app's.
       atRouting: function countAtRouting (req, outcome, version) { count(req.method as string, parts.log, outcome, version, true) }
     }
+  }
+
+  // A versioned route's version: the one it serves, or, where an earlier hook answered before a route with other
+  // constraints marked it, the one the router read.
+  function servedOrRead (request: FastifyRequest): ApiVersion | null {
+    const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+    return outcome.served ?? outcome.version
   }
 
   function hidden (url: string): onSendHookHandler {
@@ -217,14 +227,14 @@ export function createRequestMetrics (parts: MetricsParts) {
   // A neutral route serves no version, or one that some route declares; anything else is its problem.
   function neutral (url: string, segment: PathSegment | null, otel: boolean): RouteCounting {
     const record = recorder(url)
+    const outcomeOf = (request: FastifyRequest): VersionOutcome => (request.raw as RawRequest)[kOutcome] ?? neutralOutcome(request.raw, segment)
     return counting(function countNeutral (request) {
-      const raw = request.raw as RawRequest
-      const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
+      const outcome = outcomeOf(request)
       const served = outcome.served
       if (served !== null) record.recordVersion(request, 'served', served.key, declaredForms.get(served.key) as string, deprecatedAt(request.log, served, outcome), !otel)
       else if (outcome.kind === NONE && outcome.error === null) record.record(request, 'served')
       else unserved(request, record, outcome)
-    }, otel ? otelSpan(key => declaredForms.get(key)) : null)
+    }, otel ? otelSpan(key => declaredForms.get(key), request => outcomeOf(request).served) : null)
   }
 
   return { versioned, hidden, neutral }

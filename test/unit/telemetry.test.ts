@@ -162,7 +162,7 @@ t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still
   t.equal(attributes.length, 3, 'none once it is gone')
 })
 
-t.test('with @fastify/otel, the served version goes on its request span (versioned, version-neutral and host-bound routes), registered before the plugin or after', async t => {
+t.test('with @fastify/otel, the served version goes on its request span (versioned, version-neutral and host-bound routes, a request an earlier hook answered too), registered before the plugin or after; on the active span where it leaves a route out', async t => {
   const exporter = new InMemorySpanExporter()
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
@@ -176,18 +176,31 @@ t.test('with @fastify/otel, the served version goes on its request span (version
     if (otelFirst) await server.register(otel.plugin())
     await server.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() } })
     if (!otelFirst) await server.register(otel.plugin())
+    // An app's authentication: it answers before any hook of the route.
+    server.addHook('onRequest', async (request, reply) => { if (request.headers.deny !== undefined) await reply.code(401).send('no') })
     server.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
     server.get('/ping', { apiVersionNeutral: true, onSend: async (request, reply, payload) => payload }, says('ping'))
     server.get('/hosted', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('hosted'))
     server.get('/hosted', { apiVersions: '2.0' }, says('hosted'))
-    const requests: Array<[string, string | undefined, string?]> = [['/orders?api-version=1', '1.0'], ['/orders?api-version=2.0', '2.0'], ['/orders?api-version=9', undefined], ['/orders', undefined],
-      ['/ping?api-version=2', '2.0'], ['/ping', undefined], ['/hosted?api-version=1', '1.0', 'a.example'], ['/hosted?api-version=2', '2.0']]
-    for (const [url, , host] of requests) t.equal((await server.inject({ url, headers: host === undefined ? {} : { host } })).statusCode, url.includes('9') || url === '/orders' ? 400 : 200, url)
+    server.get('/quiet', { apiVersionNeutral: true, config: { otel: false } }, says('quiet'))
+    server.get('/quiet-hosted', { apiVersions: '1.0', constraints: { host: 'a.example' }, config: { otel: false } }, says('quiet'))
+    const deny = { deny: '1' }
+    const requests: Array<[string, string | undefined, Record<string, string>, number]> = [
+      ['/orders?api-version=1', '1.0', {}, 200], ['/orders?api-version=2.0', '2.0', {}, 200], ['/orders?api-version=9', undefined, {}, 400], ['/orders', undefined, {}, 400],
+      ['/ping?api-version=2', '2.0', {}, 200], ['/ping', undefined, {}, 200], ['/hosted?api-version=1', '1.0', { host: 'a.example' }, 200], ['/hosted?api-version=2', '2.0', {}, 200],
+      ['/orders?api-version=1', '1.0', deny, 401], ['/ping?api-version=2', '2.0', deny, 401], ['/hosted?api-version=1', '1.0', { host: 'a.example', ...deny }, 401]]
+    for (const [url, , headers, status] of requests) t.equal((await server.inject({ url, headers })).statusCode, status, url)
     const spans = exporter.getFinishedSpans()
-    const requestSpans = spans.filter(span => span.name === 'request')
-    t.same(requestSpans.map(span => [`${String(span.attributes['url.path'])}${String(span.attributes['url.query'] ?? '')}`, span.attributes.api_version]),
+    t.same(spans.filter(span => span.name === 'request').map(span => [`${String(span.attributes['url.path'])}${String(span.attributes['url.query'] ?? '')}`, span.attributes.api_version]),
       requests.map(([url, version]) => [url, version]), `otel ${otelFirst ? 'first' : 'after the plugin'}: each request span, with the version it was served`)
     t.same(spans.filter(span => span.name !== 'request' && span.attributes.api_version !== undefined).map(span => span.name), [], 'on no span of a hook')
+    // Routes it leaves out: the span active around the request (an HTTP server's) hears of the version.
+    const attributes: unknown[] = []
+    const outer = { setAttribute (key: string, value: unknown) { attributes.push([key, value]); return outer } } as unknown as Span
+    for (const [url, host] of [['/quiet?api-version=2'], ['/quiet-hosted?api-version=1', 'a.example'], ['/quiet-hosted?api-version=1', 'a.example']]) {
+      await context.with(trace.setSpan(context.active(), outer), async () => await server.inject({ url, headers: host === undefined ? {} : { host, ...deny } }))
+    }
+    t.same(attributes, [['api_version', '2.0'], ['api_version', '1.0'], ['api_version', '1.0']], 'a route with otel: false')
     await server.close()
   }
   t.same(warnings, [], 'no attribute set on an ended span')
@@ -202,7 +215,7 @@ t.test('a request decorator named opentelemetry that throws or gives no span fai
   server.get('/a', { apiVersions: '1.0' }, says('a'))
   server.get('/n', { apiVersionNeutral: true }, says('n'))
   for (const url of ['/a?api-version=1', '/n?api-version=1', '/a?api-version=1']) t.equal((await server.inject(url)).statusCode, 200, url)
-  t.match(lines, [{ level: 40, msg: /telemetry failed to set the served version on the active span/, err: { message: 'not this one' } }])
+  t.match(lines, [{ level: 40, msg: /telemetry failed to set the served version on the request's span/, err: { message: 'not this one' } }])
   t.equal(lines.length, 1, 'once')
   for (given of [() => ({ span: null }), () => ({}), () => ({ span: { setAttribute: 'no' } }), () => null]) {
     t.equal((await server.inject('/a?api-version=1')).statusCode, 200)
@@ -294,7 +307,7 @@ t.test('a request adds one to its series; the counter reads the totals when the 
   t.teardown(() => { context.disable() })
   for (let i = 0; i < 2; i++) t.equal((await context.with(trace.setSpan(context.active(), span), async () => await traced.inject('/a?api-version=1'))).statusCode, 200)
   t.same(tracedOwn.collect().map(([value]) => value), [2], 'a span that throws: the requests are still counted')
-  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to set the served version on the active span (logged once; later failures at debug level, counted)', 'span ended']])
+  t.same(lines.map(line => [line.msg, line.err?.message]), [['fastify-api-versioning: telemetry failed to set the served version on the request\'s span (logged once; later failures at debug level, counted)', 'span ended']])
 })
 
 t.test('a versioned route is counted by the router as it takes the request, with no hook; beside a route with a host, in its hooks', async t => {
