@@ -75,8 +75,9 @@ export interface ApiVersioningOptions {
   logApiVersion?: boolean
   /**
    * Count the requests of versioned and version-neutral routes as OpenTelemetry metrics (`api_version.requests`,
-   * meter `fastify-api-versioning`), and name the served version on the request's span (@fastify/otel's, or the active one): `true` with the global meter
-   * provider of `@opentelemetry/api` (an optional peer: install it), or `{ meterProvider }`. Default false.
+   * meter `fastify-api-versioning`), and name the served version on the request's span (@fastify/otel's, or the
+   * active one): `true` with the global meter provider of `@opentelemetry/api` (an optional peer: install it), or
+   * `{ meterProvider }`. Default false.
    */
   telemetry?: TelemetryOption
   /**

@@ -121,9 +121,9 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
-    const counting = metrics?.versioned(route.url, declaration, otel) ?? null
     route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
     const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
+    const counting = metrics?.versioned(route.url, declaration, otel) ?? null
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
