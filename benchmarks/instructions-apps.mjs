@@ -9,7 +9,7 @@ import { payload } from './servers/payload.mjs'
 // PLUGIN_DIST: another build of the plugin (say, the previous release's dist/esm/index.js), for an A/B.
 const { default: apiVersioning, versionChange } = await import(process.env.PLUGIN_DIST ?? '../dist/esm/index.js')
 
-export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'plugin', 'plugin-report', 'plugin-telemetry', 'plugin-telemetry-noop', 'plugin-orders', 'plugin-changes', 'fastify-constraint']
+export const KINDS = ['plain', 'hook', 'hook-vary', 'hook-report', 'dispatch', 'plugin', 'plugin-report', 'plugin-telemetry', 'plugin-telemetry-noop', 'plugin-orders', 'plugin-changes', 'fastify-constraint']
 
 // /orders, answered with a response schema: by an ordinary versioned route ('plugin-orders'), and by a route
 // written for the newest of three versions whose older ones differ by one rename a step ('plugin-changes'). Apart
@@ -44,6 +44,24 @@ function checkVersion (vary, report) {
   }
 }
 
+// The next design step that benchmarks/results.md names, by hand, as a floor for it: no router constraint and no
+// hook; one route per method and path whose handler reads every reader (as the spec asks, to find an Ambiguous
+// request), sends Vary with the reply, and calls the version's own handler.
+function dispatching (handlers) {
+  return function dispatch (request, reply) {
+    reply.header('vary', 'api-version')
+    const inPath = request.params.apiVersion
+    const inQuery = request.query['api-version']
+    const inHeader = request.headers['api-version']
+    const version = inPath ?? inQuery ?? inHeader
+    const own = handlers.get(version)
+    if (own === undefined || (inQuery !== undefined && inQuery !== version) || (inHeader !== undefined && inHeader !== version)) {
+      return reply.code(400).type('application/problem+json').send({ title: 'Bad API version', status: 400 })
+    }
+    return own(request, reply)
+  }
+}
+
 /** The app `kind`, not yet ready. */
 export async function buildApp (kind) {
   if (!KINDS.includes(kind)) throw new Error(`no app ${JSON.stringify(kind)}: ${KINDS.join(', ')}`)
@@ -55,6 +73,10 @@ export async function buildApp (kind) {
     const onRequest = checkVersion(kind !== 'hook', kind === 'hook-report')
     app.get('/items', { onRequest }, handler)
     app.get('/v:apiVersion/items', { onRequest }, handler)
+  } else if (kind === 'dispatch') {
+    const dispatch = dispatching(new Map([['0.9', handler], ['1.0', handler], ['2.0', handler]]))
+    app.get('/items', dispatch)
+    app.get('/v:apiVersion/items', dispatch)
   } else if (kind === 'fastify-constraint') {
     app.get('/items', { constraints: { version: '1.0.0' } }, handler)
     app.get('/items', { constraints: { version: '2.0.0' } }, handler)
