@@ -13,8 +13,8 @@ export interface App {
 
 /**
  * The app of `--app`: the module, imported by its absolute file URL (resolved from `cwd`), default-exports a
- * Fastify instance (in CommonJS, `module.exports` is the default export) or a function that returns one, or a
- * promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens. Given in an object:
+ * Fastify instance (in CommonJS, `module.exports` is the default export), a promise of one, or a function that
+ * returns one or a promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens. Given in an object:
  * a Fastify instance is a thenable (it loads its plugins), which a promise would wait for.
  */
 export async function loadApp (specifier: string, cwd: string): Promise<{ app: App }> {
@@ -36,6 +36,14 @@ export async function loadApp (specifier: string, cwd: string): Promise<{ app: A
       throw new Failure(`${flag}: its default export, a function, failed: ${messageOf(error)}`)
     }
     if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance`)
+  } else if (isThenable(app) && !isApp(app)) {
+    // `export default build()`: a promise of the app (a Fastify instance is a thenable too, and is taken as it is).
+    try {
+      app = await app
+    } catch (error) {
+      throw new Failure(`${flag}: its default export, a promise, rejected: ${messageOf(error)}`)
+    }
+    if (!isApp(app)) throw new Failure(`${flag}: its default export, a promise, gave ${describe(app)}: expected a Fastify instance`)
   } else if (!isApp(app)) {
     throw new Failure(`${flag}: its default export is ${describe(app)}: expected a Fastify instance, or a function returning one`)
   }
@@ -54,6 +62,10 @@ export async function gateOf (app: App, specifier: string): Promise<ReleaseGate>
     throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
   }
   return gate
+}
+
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return isObject(value) && typeof value.then === 'function'
 }
 
 function isApp (value: unknown): value is App {

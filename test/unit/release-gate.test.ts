@@ -112,6 +112,8 @@ t.test('snapshot saves the versions served now and leaves the other files of the
 t.test('the app module: a Fastify instance or a function returning one, ESM or CommonJS, resolved from the working directory', async t => {
   const dir = t.testdir()
   t.same(await gate(t, ['snapshot', '--app', 'instance.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' }, 'an instance')
+  const promised = t.testdir()
+  t.same(await gate(t, ['snapshot', '--app', 'promised.ts', '--dir', promised]), { code: 0, stdout: `Saved 2 versions in ${promised}: 1.0.json, 2.0.json\n`, stderr: '' }, 'a promise of one: export default build()')
   const cjs = t.testdir()
   t.same(await gate(t, ['snapshot', '--app', './commonjs.cjs', '--dir', cjs]), { code: 0, stdout: `Saved 2 versions in ${cjs}: 1.0.json, 2.0.json\n`, stderr: '' }, 'CommonJS: module.exports')
   t.same(await gate(t, ['check', '--app', join(fixtures, 'commonjs.cjs'), '--dir', cjs], 'breaking'), await gate(t, ['check', '--app', 'app.ts', '--dir', cjs], 'breaking'), 'an absolute path')
@@ -127,6 +129,8 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'throws.mjs', '--dir', dir], /^fastify-api-versioning: --app throws\.mjs: the module failed to load: DATABASE_URL is not set\n$/)
   await fails(['check', '--app', 'missing.mjs', '--dir', dir], /^fastify-api-versioning: --app missing\.mjs: the module failed to load: Cannot find module/)
   await fails(['check', '--app', 'no-default.mjs', '--dir', dir], /^fastify-api-versioning: --app no-default\.mjs: the module has no default export \(its exports: \[app\]\): export default your Fastify instance, or a function returning one\n$/)
+  await fails(['check', '--app', 'promised-rejects.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-rejects.mjs: its default export, a promise, rejected: no database\n')
+  await fails(['check', '--app', 'promised-other.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-other.mjs: its default export, a promise, gave an object with keys [port]: expected a Fastify instance\n')
   await fails(['check', '--app', 'not-an-app.cjs', '--dir', dir], /^fastify-api-versioning: --app not-an-app\.cjs: its default export is an object with keys \[port\]: expected a Fastify instance, or a function returning one\n$/)
   for (const [returns, what] of [[undefined, 'undefined'], [[], 'an array'], [42, '42']] as const) {
     served.returns = returns
