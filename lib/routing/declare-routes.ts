@@ -105,11 +105,11 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       // It serves any version some route declares: the policy headers of the one it serves, as telemetry counts it.
       const logServed = options.logApiVersion ? hooks.logServed(false, segment, table.forms) : null
       const counting = metrics?.neutral(route.url, segment, otel) ?? null
-      route.onRequest = prepend(hooks.neutral(segment), route.onRequest)
+      route.onRequest = prepend(hooks.neutral(segment), spanFirst(counting, 'onRequest', route.onRequest))
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
       route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, counting?.onSend ?? null)
       if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
-      route.onSend = spanFirst(counting, route.onSend)
+      route.onSend = spanFirst(counting, 'onSend', route.onSend)
       return
     }
     // The route's versions as it declares them: logs, metrics and media types name a version so.
@@ -121,14 +121,15 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
     const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
-    route.onRequest = hook === null ? route.onRequest : prepend(hook, route.onRequest)
-    const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
     const counting = metrics?.versioned(route.url, declaration, otel) ?? null
+    const onRequest = spanFirst(counting, 'onRequest', route.onRequest)
+    route.onRequest = hook === null ? onRequest : prepend(hook, onRequest)
+    const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
-    route.onSend = spanFirst(counting, route.onSend)
+    route.onSend = spanFirst(counting, 'onSend', route.onSend)
     const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
@@ -153,10 +154,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
   }
 
-  // The hook that names the served version on @fastify/otel's request span, where it is registered: first of the
-  // route's onSend hooks, before the one of @fastify/otel's that ends that span.
-  function spanFirst (counting: RouteCounting | null, onSend: DeclaredRoute['onSend']): DeclaredRoute['onSend'] {
-    return counting?.spanOnSend == null ? onSend : prepend(counting.spanOnSend, onSend)
+  // The hooks that name the served version on @fastify/otel's request span, where it is registered: first of the
+  // route's own (after the plugin's, which settle the version), before @fastify/otel's onSend hook that ends it.
+  function spanFirst<K extends 'onRequest' | 'onSend'> (counting: RouteCounting | null, kind: K, hooks: DeclaredRoute[K]): DeclaredRoute[K] {
+    return (counting?.span == null ? hooks : prepend<unknown>(counting.span[kind], hooks)) as DeclaredRoute[K]
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyRequest, onResponseHookHandler, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
@@ -30,8 +30,14 @@ export interface MetricsParts {
 export interface RouteCounting {
   readonly onSend: onSendHookHandler
   readonly onResponse: onResponseHookHandler
-  /** Where @fastify/otel is registered: the hook, first of the route's `onSend`, that names the served version on a span. */
-  readonly spanOnSend: onSendHookHandler | null
+  /** Where @fastify/otel is registered: the hooks that name the served version on its request span (see otelSpan). */
+  readonly span: OtelSpanHooks | null
+}
+
+/** The first of a route's `onRequest` hooks after the plugin's own, and the first of its `onSend` hooks. */
+export interface OtelSpanHooks {
+  readonly onRequest: onRequestHookHandler
+  readonly onSend: onSendHookHandler
 }
 
 /** A request of an app that @fastify/otel instruments (its request decorator). */
@@ -98,25 +104,34 @@ export function createRequestMetrics (parts: MetricsParts) {
   /**
    * @fastify/otel starts its request span in its onRequest hook, after routing, and ends it in an onSend hook it
    * puts last on every route; the hooks it wraps run in spans of their own. So where it is registered, the served
-   * version goes on its request span by name, from the first `onSend` hook of the route, which every response
-   * passes (one an earlier hook answered too) before that span ends: never on a hook's span or an ended one. A
-   * request it leaves out (a route's `otel: false`, an ignored path, the instrumentation off) has no request span:
-   * the active span is named instead, as without it.
+   * version goes on its request span by name, never on a hook's span or an ended one: from the route's first
+   * `onRequest` hook after the plugin's own (before the route's hooks and handler, which may hijack the reply and
+   * pass no other hook), and again from its first `onSend` hook, which a response an earlier hook answered passes
+   * (the same value twice changes nothing). A request it leaves out (a route's `otel: false`, an ignored path,
+   * the instrumentation off) has no request span: the active span is named instead, as without it.
    */
-  function otelSpan (textOf: (key: string) => string | undefined, servedOf: (request: FastifyRequest) => ApiVersion | null): onSendHookHandler {
-    return function apiVersionSpan (request, reply, payload, done) {
+  function otelSpan (textOf: (key: string) => string | undefined, servedOf: (request: FastifyRequest) => ApiVersion | null): OtelSpanHooks {
+    function name (request: FastifyRequest): void {
       const served = servedOf(request)
       const text = served === null ? undefined : textOf(served.key)
-      if (text !== undefined) {
-        try {
-          const span = (request as OtelRequest).opentelemetry().span
-          if (typeof span?.setAttribute === 'function') span.setAttribute('api_version', text)
-          else onSpan(text)
-        } catch (error) {
-          spanFailed(request.log, error)
-        }
+      if (text === undefined) return
+      try {
+        const span = (request as OtelRequest).opentelemetry().span
+        if (typeof span?.setAttribute === 'function') span.setAttribute('api_version', text)
+        else onSpan(text)
+      } catch (error) {
+        spanFailed(request.log, error)
       }
-      done(null, payload)
+    }
+    return {
+      onRequest: function apiVersionSpan (request, reply, done) {
+        name(request)
+        done()
+      },
+      onSend: function apiVersionSpanAnswered (request, reply, payload, done) {
+        name(request)
+        done(null, payload)
+      }
     }
   }
 
@@ -155,9 +170,9 @@ export function createRequestMetrics (parts: MetricsParts) {
    * The hooks of one route from the function that counts its request: `onSend` counts and marks the request,
    * `onResponse` counts one `onSend` never saw.
    */
-  function counting (count: (request: FastifyRequest) => void, spanOnSend: onSendHookHandler | null = null): RouteCounting {
+  function counting (count: (request: FastifyRequest) => void, span: OtelSpanHooks | null = null): RouteCounting {
     return {
-      spanOnSend,
+      span,
       onSend: function apiVersionTelemetry (request, reply, payload, done) {
         const outcome = (request.raw as RawRequest)[kOutcome]
         if (outcome?.counted !== true) {

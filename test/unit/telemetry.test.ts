@@ -4,7 +4,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { FastifyOtelInstrumentation } from '@fastify/otel'
 import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type ResourceMetrics } from '@opentelemetry/sdk-metrics'
-import Fastify from 'fastify'
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import apiVersioning, { type ApiVersioningOptions } from '../../lib/index.js'
 import { logged, says } from './helpers.js'
 
@@ -162,7 +162,7 @@ t.test('with OpenTelemetry\'s no-op meter nothing is counted, but the span still
   t.equal(attributes.length, 3, 'none once it is gone')
 })
 
-t.test('with @fastify/otel, the served version goes on its request span (versioned, version-neutral and host-bound routes, a request an earlier hook answered too), registered before the plugin or after; on the active span where it leaves a route out', async t => {
+t.test('with @fastify/otel, the served version goes on its request span (versioned, version-neutral and host-bound routes, a request an earlier hook answered or the handler hijacked too), registered before the plugin or after; on the active span where it leaves a route out', async t => {
   const exporter = new InMemorySpanExporter()
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
@@ -182,13 +182,18 @@ t.test('with @fastify/otel, the served version goes on its request span (version
     server.get('/ping', { apiVersionNeutral: true, onSend: async (request, reply, payload) => payload }, says('ping'))
     server.get('/hosted', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('hosted'))
     server.get('/hosted', { apiVersions: '2.0' }, says('hosted'))
+    // A reply the handler hijacks (server-sent events) passes no onSend hook.
+    const hijack = (request: FastifyRequest, reply: FastifyReply): void => { reply.hijack(); reply.raw.writeHead(200); reply.raw.end('events') }
+    server.get('/events', { apiVersions: '1.0' }, hijack)
+    server.get('/neutral-events', { apiVersionNeutral: true }, hijack)
     server.get('/quiet', { apiVersionNeutral: true, config: { otel: false } }, says('quiet'))
     server.get('/quiet-hosted', { apiVersions: '1.0', constraints: { host: 'a.example' }, config: { otel: false } }, says('quiet'))
     const deny = { deny: '1' }
     const requests: Array<[string, string | undefined, Record<string, string>, number]> = [
       ['/orders?api-version=1', '1.0', {}, 200], ['/orders?api-version=2.0', '2.0', {}, 200], ['/orders?api-version=9', undefined, {}, 400], ['/orders', undefined, {}, 400],
       ['/ping?api-version=2', '2.0', {}, 200], ['/ping', undefined, {}, 200], ['/hosted?api-version=1', '1.0', { host: 'a.example' }, 200], ['/hosted?api-version=2', '2.0', {}, 200],
-      ['/orders?api-version=1', '1.0', deny, 401], ['/ping?api-version=2', '2.0', deny, 401], ['/hosted?api-version=1', '1.0', { host: 'a.example', ...deny }, 401]]
+      ['/orders?api-version=1', '1.0', deny, 401], ['/ping?api-version=2', '2.0', deny, 401], ['/hosted?api-version=1', '1.0', { host: 'a.example', ...deny }, 401],
+      ['/events?api-version=1', '1.0', {}, 200], ['/neutral-events?api-version=2', '2.0', {}, 200]]
     for (const [url, , headers, status] of requests) t.equal((await server.inject({ url, headers })).statusCode, status, url)
     const spans = exporter.getFinishedSpans()
     t.same(spans.filter(span => span.name === 'request').map(span => [`${String(span.attributes['url.path'])}${String(span.attributes['url.query'] ?? '')}`, span.attributes.api_version]),
@@ -200,7 +205,9 @@ t.test('with @fastify/otel, the served version goes on its request span (version
     for (const [url, host] of [['/quiet?api-version=2'], ['/quiet-hosted?api-version=1', 'a.example'], ['/quiet-hosted?api-version=1', 'a.example']]) {
       await context.with(trace.setSpan(context.active(), outer), async () => await server.inject({ url, headers: host === undefined ? {} : { host, ...deny } }))
     }
-    t.same(attributes, [['api_version', '2.0'], ['api_version', '1.0'], ['api_version', '1.0']], 'a route with otel: false')
+    // Named from the route's first onRequest hook and again from its first onSend hook, the same value; a request an
+    // earlier hook answered, from onSend alone.
+    t.same(attributes, [['api_version', '2.0'], ['api_version', '2.0'], ['api_version', '1.0'], ['api_version', '1.0']], 'a route with otel: false')
     await server.close()
   }
   t.same(warnings, [], 'no attribute set on an ended span')
