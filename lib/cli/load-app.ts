@@ -14,8 +14,8 @@ export interface App {
 /**
  * The app of `--app`: the module, imported by its absolute file URL (resolved from `cwd`), default-exports a
  * Fastify instance (in CommonJS, `module.exports` is the default export), a promise of one, or a function that
- * returns one or a promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens. Given in an object:
- * a Fastify instance is a thenable (it loads its plugins), which a promise would wait for.
+ * returns one or a promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens.
+ * Given in an object: a Fastify instance is a thenable (it loads its plugins), which a promise would wait for.
  */
 export async function loadApp (specifier: string, cwd: string): Promise<{ app: App }> {
   const flag = `--app ${specifier}`

@@ -25,6 +25,13 @@ async function points (reader: Reader): Promise<Point[]> {
     .flatMap(metric => (metric.dataPoints as Array<DataPoint<number>>).map(p => ({ attributes: p.attributes, value: p.value })))
 }
 
+// A hook of the app that takes the reply over (`x-take`) before any hook of the route runs.
+async function takesOver (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.headers['x-take'] === undefined) return
+  reply.hijack()
+  reply.raw.end('taken')
+}
+
 async function app (options: ApiVersioningOptions, reader = new Reader()) {
   const provider = new MeterProvider({ readers: [reader] })
   const server = Fastify()
@@ -232,12 +239,7 @@ t.test('a request decorator named opentelemetry that throws or gives no span fai
 
 t.test('a reply the handler hijacks is counted once, as any other', async t => {
   const { server, reader } = await app({})
-  // A hook of the app that takes the reply over before the route's own hooks run.
-  server.addHook('onRequest', async (request, reply) => {
-    if (request.headers['x-take'] === undefined) return
-    reply.hijack()
-    reply.raw.end('taken')
-  })
+  server.addHook('onRequest', takesOver)
   server.get('/events', { apiVersions: '1.0' }, async (request, reply) => {
     reply.hijack()
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream' })
@@ -319,12 +321,7 @@ t.test('a request adds one to its series; the counter reads the totals when the 
 
 t.test('a versioned route is counted by the router as it takes the request, with no hook; beside a route with a host, in its hooks', async t => {
   const { server, reader } = await app({})
-  // A hook of the app that takes every request over before any route's own hook.
-  server.addHook('onRequest', async (request, reply) => {
-    if (request.headers['x-take'] === undefined) return
-    reply.hijack()
-    reply.raw.end('taken')
-  })
+  server.addHook('onRequest', takesOver)
   server.get('/plain', { apiVersions: ['1.0', '2.0'] }, says('plain'))
   // Unconstrained first, a route with a host after it: the first one's counting moves into its hooks.
   server.get('/shared', { apiVersions: '1.0' }, says('any host'))
