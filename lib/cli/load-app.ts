@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { kReleaseGate, type ReleaseGate } from '../openapi/release-gate.js'
 import { isObject } from '../util/is-object.js'
+import { isThenable } from '../util/is-thenable.js'
 import { Failure, messageOf } from './failure.js'
 
 /** A Fastify instance, as far as the command uses one. */
@@ -62,10 +63,6 @@ export async function gateOf (app: App, specifier: string): Promise<ReleaseGate>
     throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
   }
   return gate
-}
-
-function isThenable (value: unknown): value is PromiseLike<unknown> {
-  return isObject(value) && typeof value.then === 'function'
 }
 
 function isApp (value: unknown): value is App {
