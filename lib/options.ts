@@ -69,7 +69,10 @@ export interface ApiVersioningOptions {
    * `'lowest'`, or a function. Default `'default'`.
    */
   apiVersionSelector?: 'default' | 'current' | 'lowest' | SelectorFunction
-  /** The clock for sunset enforcement, in ms since the epoch. Default `Date.now`. */
+  /**
+   * The clock of the version policies' dates (when an enforced sunset has come; when a dated deprecation has, for
+   * telemetry and the documents), in ms since the epoch. Default `Date.now`.
+   */
   now?: () => number
   /** Add `apiVersion` to the request's log bindings, so the "request completed" line names the version. Default false. */
   logApiVersion?: boolean

@@ -12,10 +12,10 @@ export function readClock (now: () => number, prefix: string): number | Error {
   try {
     time = now()
   } catch (error) {
-    return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of enforced sunsets) threw`, error)
+    return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) threw`, error)
   }
   if (typeof time === 'number' && Number.isFinite(time)) return time
-  if (droppedPromise(time)) return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of enforced sunsets) returned a promise; it must return the time synchronously, as Date.now does`)
+  if (droppedPromise(time)) return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) returned a promise; it must return the time synchronously, as Date.now does`)
   const shown = typeof time === 'string' ? JSON.stringify(time.slice(0, 64)) : typeof time === 'bigint' ? `${time}n` : messageOf(time)
-  return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of enforced sunsets) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
+  return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
 }

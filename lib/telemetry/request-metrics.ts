@@ -64,7 +64,7 @@ export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 
 export function createRequestMetrics (parts: MetricsParts) {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
-  const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of enforced sunsets); the request is counted as not deprecated')
+  const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of the version policies: enforced sunsets, deprecation dates); the request is counted as not deprecated')
   const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the request\'s span')
 
   // The series of one route: by outcome and, with a version, by its key and deprecation. Each adds one to a number

@@ -282,10 +282,10 @@ t.test('a clock that throws or gives no time after start-up is a 500 for that re
       t.equal(res.headers['api-supported-versions'], undefined, `${label}: ${failure}: nothing reported`)
       t.equal(lines.length, 1, `${label}: ${failure}: logged once`)
       t.match(lines[0]?.err?.message, failure === 'throw'
-        ? /the now option \(the clock of enforced sunsets\) threw: clock broke/
+        ? /the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) threw: clock broke/
         : failure === 'rejects' || failure === 'resolves'
-          ? /the now option \(the clock of enforced sunsets\) returned a promise; it must return the time synchronously, as Date\.now does$/
-          : /the now option \(the clock of enforced sunsets\) returned (NaN|"2026"|Infinity|undefined|10n), not a time in ms since the epoch/, `${label}: ${failure}`)
+          ? /the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) returned a promise; it must return the time synchronously, as Date\.now does$/
+          : /the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) returned (NaN|"2026"|Infinity|undefined|10n), not a time in ms since the epoch/, `${label}: ${failure}`)
       t.equal(lines[0]?.level, 50)
       mode = 'ok'
       t.equal((await server.inject(url)).statusCode, url.includes('3.0') ? 400 : 200, `${label}: the next request is served`)

@@ -173,8 +173,8 @@ t.test('a clock that fails while a document is served is a logged 500; the app g
       t.equal((await app.inject(url)).statusCode, 500, `${url} when now ${name}`)
     }
     t.match(errors.at(-1), name === 'returns a promise that rejects'
-      ? /fastify-api-versioning\/openapi: the now option \(the clock of enforced sunsets\) returned a promise/
-      : /fastify-api-versioning\/openapi: the now option \(the clock of enforced sunsets\) (threw|returned)/)
+      ? /fastify-api-versioning\/openapi: the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) returned a promise/
+      : /fastify-api-versioning\/openapi: the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) (threw|returned)/)
     t.throws(() => app.apiVersionDocuments(), /the now option/)
   }
   clock = () => SUNSET

@@ -473,5 +473,5 @@ t.test('api_version.requests where an earlier hook answered, a version was assum
     { attributes: route('/later', 'served', { api_version: '2.0', 'api_version.deprecated': false }), value: 2 }
   ]
   t.same(new Map((await points(reader)).map(p => [key(p), p.value])), new Map(expected.map(p => [key(p), p.value])))
-  t.match(lines, [{ level: 50, err: { code: 'FST_API_VERSIONING_CLOCK_FAILED', message: /the now option \(the clock of enforced sunsets\) threw/ }, msg: /telemetry could not read the now option \(the clock of enforced sunsets\); the request is counted as not deprecated/ }], 'the failed clock is logged with the option\'s name')
+  t.match(lines, [{ level: 50, err: { code: 'FST_API_VERSIONING_CLOCK_FAILED', message: /the now option \(the clock of the version policies: enforced sunsets, deprecation dates\) threw/ }, msg: /telemetry could not read the now option \(the clock of the version policies: enforced sunsets, deprecation dates\); the request is counted as not deprecated/ }], 'the failed clock is logged with the option\'s name')
 })
