@@ -429,6 +429,33 @@ t.test('@fastify/rate-limit counts requests with a bad version too', async t => 
   t.equal((await app.inject('/limited?api-version=9')).statusCode, 429, 'the hidden route has the route config')
 })
 
+t.test('versions of one path from two plugin scopes keep their scope: its hooks, decorators and per-route plugins', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true })
+  await app.register(rateLimit, { global: false })
+  await app.register(async v1 => {
+    v1.decorateRequest('era', 'old')
+    v1.addHook('onRequest', async (request, reply) => { reply.header('x-scope', 'v1') })
+    v1.get('/items', { apiVersions: '1.0', config: { rateLimit: { max: 1, timeWindow: 60_000 } } }, async request => ({ era: (request as unknown as { era: string }).era, config: request.routeOptions.config }))
+  })
+  await app.register(async v2 => {
+    v2.decorateRequest('era', 'new')
+    v2.addHook('onRequest', async (request, reply) => { reply.header('x-scope', 'v2') })
+    v2.get('/items', { apiVersions: '2.0' }, async request => ({ era: (request as unknown as { era: string }).era, config: request.routeOptions.config }))
+  })
+  const v1 = await app.inject('/items?api-version=1.0')
+  t.equal(v1.headers['x-scope'], 'v1')
+  t.match(v1.json(), { era: 'old', config: { rateLimit: { max: 1 } } })
+  t.equal((await app.inject('/items?api-version=1.0')).statusCode, 429, 'the rate limit of version 1.0 alone')
+  for (let i = 0; i < 3; i++) {
+    const v2 = await app.inject('/items?api-version=2.0')
+    t.equal(v2.statusCode, 200)
+    t.equal(v2.headers['x-scope'], 'v2')
+    t.equal(v2.json().era, 'new')
+    t.notOk('rateLimit' in v2.json().config)
+  }
+})
+
 t.test("get('') under a prefix takes what Fastify takes", async t => {
   const app = await build(undefined, async app => {
     await app.register(async scope => {
