@@ -199,14 +199,23 @@ function addBody (content: Content, type: string, schema: unknown, examples: Exa
 
 /**
  * A declared response whose schema is ProblemDetails (by `$ref`, or the exported object, which @fastify/swagger
- * writes out) is sent by `reply.problem()`: `application/problem+json`, or an error object with `allErrors`.
+ * writes out) is what `reply.problem()` sends: `application/problem+json`, or an error object with `allErrors`.
+ * Declared without a media type (under `application/json`), it is also how Fastify writes its own errors of that
+ * status (a validation error, a thrown one): through that schema, as `application/json`, so both are documented.
  */
 function problemMediaType (response: Response, errorObjects: ErrorObjectsMode): void {
-  const media = response.content?.[JSON_TYPE]
-  if (media === undefined || !sameSchema(media.schema, ref(PROBLEM_DETAILS))) return
-  const content = response.content as Content
-  delete content[JSON_TYPE]
-  for (const [type, { schema }] of Object.entries(errorContent(errorObjects?.allErrors === true))) addBody(content, type, schema)
+  const content = response.content
+  if (content === undefined) return
+  const isProblem = (type: string): boolean => content[type] !== undefined && sameSchema(content[type].schema, ref(PROBLEM_DETAILS))
+  // As the component, however the route gave it (the exported object is written out, with JSON Schema's examples).
+  for (const type of Object.keys(content)) if (isProblem(type)) content[type] = { ...content[type], schema: ref(PROBLEM_DETAILS) }
+  const allErrors = errorObjects?.allErrors === true
+  if (allErrors && isProblem(PROBLEM_JSON)) {
+    delete content[PROBLEM_JSON]
+    addBody(content, JSON_TYPE, ref(ERROR_OBJECT))
+  }
+  if (!isProblem(JSON_TYPE)) return
+  for (const [type, { schema }] of Object.entries(errorContent(allErrors))) addBody(content, type, schema)
 }
 
 function sameSchema (a: unknown, b: unknown): boolean {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Ajv } from 'ajv'
 import apiVersioning, { errorObjects, ProblemDetailsSchema } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
@@ -140,14 +140,19 @@ t.test('a 400 the route declares is merged with the version problem, not replace
     await legacy.register(apiVersioningOpenApi)
     legacy.get('/q', { apiVersions: '1.0', schema: { querystring: strict } }, ok)
     legacy.get('/p', { schema: { response: { 409: ProblemDetailsSchema } } }, async (request, reply) => reply.problem({ status: 409, title: 'Conflict' }))
+    legacy.get('/typed', { schema: { response: { 409: { content: { 'application/problem+json': { schema: ProblemDetailsSchema } } } } } }, async (request, reply) => reply.problem({ status: 409, title: 'Conflict' }))
     await legacy.ready()
     const ops = operations(documentOf(legacy, '1.0'))
     t.same(ops['GET /q'].responses['400'].content, {
       'application/json': allErrors ? errorObjectsAt(400, ALL_400) : { schema: { anyOf: [errorObject.schema, fastifyError.schema] }, examples: errorObjectsAt(400, ALL_400).examples }
     }, `allErrors: ${allErrors}`)
-    t.same(ops['GET /p'].responses['409'].content, allErrors ? { 'application/json': errorObject } : { 'application/problem+json': problem },
-      'a problem the route sends, as the app writes it')
+    t.same(ops['GET /p'].responses['409'].content, allErrors ? { 'application/json': { schema: { anyOf: [problem.schema, errorObject.schema] } } } : { 'application/json': problem, 'application/problem+json': problem },
+      'a problem the route sends, as the app writes it, and Fastify\'s own 409 through the schema')
     t.match((await legacy.inject('/p')).headers['content-type'], allErrors ? /^application\/json/ : /^application\/problem\+json/)
+    t.same(ops['GET /typed'].responses['409'].content, allErrors ? { 'application/json': errorObject } : { 'application/problem+json': problem }, 'one declared under its media type')
+    const typed = await legacy.inject('/typed')
+    t.match(typed.headers['content-type'], allErrors ? /^application\/json/ : /^application\/problem\+json/)
+    t.equal(typeof typed.json().error, allErrors ? 'object' : 'undefined')
     t.same(await allProblems(legacy), [])
     const body = (await legacy.inject('/q?api-version=1.0&limit=x')).json()
     t.ok(allErrors ? typeof body.error === 'object' : body.statusCode === 400, 'as the server answers')
@@ -193,19 +198,54 @@ t.test('with the media type as the only reader, an unsupported version is 406, o
   t.same(Object.keys(operations(documentOf(mixed, '1.0'))['GET /orders'].responses), ['200', '400'], 'with other readers, the usual status')
 })
 
-t.test('a response whose schema is ProblemDetails is documented as application/problem+json', async t => {
+t.test('a response whose schema is ProblemDetails is documented as the server sends it: reply.problem() and, without a media type, Fastify\'s own errors', async t => {
+  const problemJson = { content: { 'application/problem+json': { schema: { $ref: 'ProblemDetails#' } } } }
+  const conflict = async (request: FastifyRequest, reply: FastifyReply) => reply.problem({ status: 409, title: 'Conflict', detail: 'taken' })
+  const thrown = async () => { throw Object.assign(new Error('gone'), { statusCode: 409 }) }
   const app = await buildDocs({ problemDetails: true }, {}, app => {
     app.addSchema(ProblemDetailsSchema)
-    app.get('/ref', { apiVersions: '1.0', schema: { response: { 200: { type: 'string' }, '4xx': { $ref: 'ProblemDetails#' } } } }, ok)
-    app.get('/object', { schema: { response: { 409: ProblemDetailsSchema } } }, ok)
+    app.get('/ref', { apiVersions: '1.0', schema: { querystring: strict, response: { 200: { type: 'string' }, '4xx': { $ref: 'ProblemDetails#' } } } }, ok)
+    app.get('/object', { schema: { response: { 409: ProblemDetailsSchema } } }, conflict)
+    app.get('/thrown', { schema: { response: { 409: ProblemDetailsSchema } } }, thrown)
+    app.get('/typed', { apiVersions: '1.0', schema: { querystring: strict, response: { '4xx': problemJson } } }, ok)
+    app.get('/typed-thrown', { schema: { response: { 409: problemJson } } }, thrown)
     app.get('/other', { schema: { response: { 409: { type: 'object', title: 'ProblemDetails', properties: { x: { type: 'string' } } } } } }, ok)
   })
-  const ops = operations(documentOf(app, '1.0'))
-  t.same(ops['GET /ref'].responses['4XX'].content, { 'application/problem+json': problem }, 'by $ref, as the README\'s recipe')
-  t.same(ops['GET /ref'].responses['400'].content, { 'application/problem+json': problemsAt(400, ALL_400) }, 'the range is merged into the version problem\'s 400')
-  t.same(ops['GET /object'].responses['409'].content, { 'application/problem+json': problem }, 'the exported object')
+  const document = documentOf(app, '1.0')
+  const ops = operations(document)
+  const both = { 'application/json': problem, 'application/problem+json': problem }
+  t.same(ops['GET /ref'].responses['4XX'].content, both, 'by $ref, without a media type')
+  t.same(ops['GET /ref'].responses['400'].content, { 'application/json': problem, 'application/problem+json': problemsAt(400, ALL_400) }, 'the range is merged into the version problem\'s 400, and stands for the validation error')
+  t.same(ops['GET /object'].responses['409'].content, both, 'the exported object')
+  t.same(ops['GET /typed'].responses['4XX'].content, { 'application/problem+json': problem }, 'under its media type: reply.problem() alone')
+  t.same(ops['GET /typed'].responses['400'].content, { 'application/problem+json': problemsAt(400, ALL_400), 'application/json': fastifyError }, 'and Fastify\'s errors stay whole')
+  t.same(ops['GET /typed-thrown'].responses['409'].content, { 'application/problem+json': problem })
   t.same(Object.keys(ops['GET /other'].responses['409'].content), ['application/json'], 'a schema of another shape is left alone')
   t.same(await allProblems(app), [])
+
+  // What the server sends, each body valid against the document's schema for its status and media type.
+  const ajv = new Ajv({ strict: false })
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) ajv.addSchema(schema as object, `#/components/schemas/${name}`)
+  const cases = [
+    ['/ref?api-version=1.0&limit=x', 'GET /ref', '400', 'application/json', { type: 'about:blank', code: 'FST_ERR_VALIDATION' }],
+    ['/object', 'GET /object', '409', 'application/problem+json', { title: 'Conflict', detail: 'taken' }],
+    ['/thrown', 'GET /thrown', '409', 'application/json', { type: 'about:blank' }],
+    ['/typed?api-version=1.0&limit=x', 'GET /typed', '400', 'application/json', { statusCode: 400, code: 'FST_ERR_VALIDATION', message: 'querystring/limit must be integer' }],
+    // What a handler throws is its own (documented nowhere): here it stays whole.
+    ['/typed-thrown', 'GET /typed-thrown', null, 'application/json', { statusCode: 409, message: 'gone' }]
+  ] as const
+  for (const [url, label, status, type, body] of cases) {
+    const res = await app.inject(url)
+    t.match(res.headers['content-type'], new RegExp(`^${type.replace('+', '\\+')}`), url)
+    t.match(res.json(), body, url)
+    if (status === null) continue
+    t.equal(String(res.statusCode), status, url)
+    const documented = ops[label].responses[status] ?? ops[label].responses[status[0] + 'XX']
+    t.ok(ajv.validate(documented.content[type].schema as object, res.json()), `${url}: ${res.body} is what the document says`)
+  }
+  // A 409 Fastify writes through ProblemDetails without a media type, against one declared under its media type:
+  // the document says which is which, so the first is not application/json's FastifyError.
+  t.notOk(ajv.validate(fastifyError.schema, (await app.inject('/thrown')).json()))
 })
 
 t.test('the version headers say what the server sends, on the path as the router sees it', async t => {
