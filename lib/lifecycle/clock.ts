@@ -1,6 +1,9 @@
 import { messageOf, serverError } from '../problems/server-error.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
+/** How errors name the clock: what it decides as well as the option. */
+export const NOW_OPTION = 'the now option (the clock of the version policies: enforced sunsets, deprecation dates)'
+
 /**
  * Reads the app's clock (the `now` option), which may be the user's: the time in ms, or, for a clock that throws
  * or gives anything but a finite number, an error of the server that names the option (`prefix` names the entry).
@@ -12,10 +15,10 @@ export function readClock (now: () => number, prefix: string): number | Error {
   try {
     time = now()
   } catch (error) {
-    return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) threw`, error)
+    return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: ${NOW_OPTION} threw`, error)
   }
   if (typeof time === 'number' && Number.isFinite(time)) return time
-  if (droppedPromise(time)) return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) returned a promise; it must return the time synchronously, as Date.now does`)
+  if (droppedPromise(time)) return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: ${NOW_OPTION} returned a promise; it must return the time synchronously, as Date.now does`)
   const shown = typeof time === 'string' ? JSON.stringify(time.slice(0, 64)) : typeof time === 'bigint' ? `${time}n` : messageOf(time)
-  return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: the now option (the clock of the version policies: enforced sunsets, deprecation dates) returned ${shown}, not a time in ms since the epoch as Date.now gives`)
+  return serverError('FST_API_VERSIONING_CLOCK_FAILED', `${prefix}: ${NOW_OPTION} returned ${shown}, not a time in ms since the epoch as Date.now gives`)
 }

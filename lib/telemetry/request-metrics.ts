@@ -6,6 +6,7 @@ import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import { failureLog } from '../util/failure-log.js'
+import { NOW_OPTION } from '../lifecycle/clock.js'
 import type { Cell, Telemetry, TelemetryAttributes } from './telemetry.js'
 
 /** What became of a request's version (`api_version.outcome`). */
@@ -64,7 +65,7 @@ export type RequestMetrics = ReturnType<typeof createRequestMetrics>
 
 export function createRequestMetrics (parts: MetricsParts) {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
-  const clockFailed = failureLog('error', 'fastify-api-versioning: telemetry could not read the now option (the clock of the version policies: enforced sunsets, deprecation dates); the request is counted as not deprecated')
+  const clockFailed = failureLog('error', `fastify-api-versioning: telemetry could not read ${NOW_OPTION}; the request is counted as not deprecated`)
   const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the request\'s span')
 
   // The series of one route: by outcome and, with a version, by its key and deprecation. Each adds one to a number
