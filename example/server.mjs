@@ -53,7 +53,8 @@ await app.register(apiVersioningOpenApi, {
   },
   ui: { routePrefix: '/docs' }
 })
-// Problems the routes send themselves (reply.problem) are documented as application/problem+json.
+// Problems the routes send themselves (reply.problem), under their media type: a schema without one would also be
+// what Fastify writes its own errors of that status through.
 app.addSchema(ProblemDetailsSchema)
 
 const Order = Type.Object({
@@ -62,7 +63,7 @@ const Order = Type.Object({
   quantity: Type.Integer({ minimum: 1 })
 }, { $id: 'Order', description: 'An order' })
 const NewOrder = Type.Object({ item: Type.String(), quantity: Type.Integer({ minimum: 1, default: 1 }) }, { $id: 'NewOrder' })
-const Problem = Type.Ref('ProblemDetails')
+const Problem = { content: { 'application/problem+json': { schema: Type.Ref('ProblemDetails') } } }
 const orders = [{ id: 1, item: 'tea', quantity: 2 }, { id: 2, item: 'scones', quantity: 6 }]
 
 app.get('/orders', {
