@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { Failure, messageOf } from './failure.js'
+import { messageOf } from '../problems/server-error.js'
+import { Failure } from './failure.js'
 
 export type Command = 'snapshot' | 'check'
 

@@ -10,8 +10,3 @@ export class Failure extends Error {
     this.usage = usage
   }
 }
-
-/** What a thrown value says, whatever was thrown. */
-export function messageOf (error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

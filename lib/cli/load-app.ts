@@ -3,7 +3,8 @@ import { pathToFileURL } from 'node:url'
 import { kReleaseGate, type ReleaseGate } from '../openapi/release-gate.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { Failure, messageOf } from './failure.js'
+import { messageOf } from '../problems/server-error.js'
+import { Failure } from './failure.js'
 
 /** A Fastify instance, as far as the command uses one. */
 export interface App {

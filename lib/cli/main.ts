@@ -1,6 +1,7 @@
 import { parseArguments, USAGE, type Arguments } from './arguments.js'
 import { check } from './check.js'
-import { Failure, messageOf } from './failure.js'
+import { messageOf } from '../problems/server-error.js'
+import { Failure } from './failure.js'
 import type { Io } from './io.js'
 import { gateOf, loadApp } from './load-app.js'
 import { snapshot } from './snapshot.js'

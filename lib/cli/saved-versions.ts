@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { ApiVersion } from '../api-version.js'
-import { Failure, messageOf } from './failure.js'
+import { messageOf } from '../problems/server-error.js'
+import { Failure } from './failure.js'
 
 /** A saved document: its file, and the version its name says. */
 export interface SavedVersion {

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ReleaseGate } from '../openapi/release-gate.js'
-import { Failure, messageOf } from './failure.js'
+import { messageOf } from '../problems/server-error.js'
+import { Failure } from './failure.js'
 import type { Io } from './io.js'
 import { savedVersions } from './saved-versions.js'
 

@@ -127,6 +127,7 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   }
   const app = ['--app', 'app.ts', '--dir', dir]
   await fails(['check', '--app', 'throws.mjs', '--dir', dir], /^fastify-api-versioning: --app throws\.mjs: the module failed to load: DATABASE_URL is not set\n$/)
+  await fails(['check', '--app', 'throws-unreadable.mjs', '--dir', dir], 'fastify-api-versioning: --app throws-unreadable.mjs: the module failed to load: a value that cannot be read\n')
   await fails(['check', '--app', 'missing.mjs', '--dir', dir], /^fastify-api-versioning: --app missing\.mjs: the module failed to load: Cannot find module/)
   await fails(['check', '--app', 'no-default.mjs', '--dir', dir], /^fastify-api-versioning: --app no-default\.mjs: the module has no default export \(its exports: \[app\]\): export default your Fastify instance, or a function returning one\n$/)
   await fails(['check', '--app', 'promised-rejects.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-rejects.mjs: its default export, a promise, rejected: no database\n')
