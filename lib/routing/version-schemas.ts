@@ -1,5 +1,6 @@
 import type { FastifySchema } from 'fastify'
 import { coded } from '../errors.js'
+import { pointer } from '../util/json-pointer.js'
 
 type Schema = Record<string, unknown>
 
@@ -204,17 +205,6 @@ function named (node: unknown, base: string, ref: string): Target | null {
     }
   }
   return null
-}
-
-// RFC 6901, in a URI fragment (percent-encoded).
-function pointer (document: unknown, fragment: string): unknown {
-  let value = document
-  for (const token of fragment.split('/').slice(1)) {
-    if (!isSchema(value) && !Array.isArray(value)) return undefined
-    const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
-    value = Object.hasOwn(value, key) ? (value as Schema)[key] : undefined
-  }
-  return value
 }
 
 /** A reference resolved against the `$id` it is based on: a local one into that schema, a relative one beside it. */

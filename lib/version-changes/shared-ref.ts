@@ -1,4 +1,5 @@
 import { isObject } from '../util/is-object.js'
+import { pointer } from '../util/json-pointer.js'
 
 /** Finds a shared schema by its `$id`, as the route's instance knows them (`instance.getSchema`), or undefined. */
 export type SharedSchemas = (id: string) => unknown
@@ -12,11 +13,6 @@ export function reached (ref: string, shared: SharedSchemas): Record<string, unk
   const id = hash === -1 ? ref : ref.slice(0, hash)
   let at: unknown = id === '' ? undefined : shared(id)
   const fragment = hash === -1 ? '' : ref.slice(hash + 1)
-  if (fragment !== '' && fragment !== '/') {
-    for (const token of fragment.slice(1).split('/')) {
-      const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
-      at = isObject(at) && Object.hasOwn(at, key) ? at[key] : undefined
-    }
-  }
+  if (fragment !== '/') at = pointer(at, fragment)
   return isObject(at) ? at : null
 }

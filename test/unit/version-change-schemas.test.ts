@@ -73,17 +73,20 @@ t.test('shared schemas: by $id, followed through $ref, the changed ones copied i
   const Address = { $id: 'Address', type: 'object', properties: { street: { type: 'string' } }, required: ['street'] }
   const Customer = { $id: 'Customer', type: 'object', properties: { name: { type: 'string' }, address: { $ref: 'Address#' } } }
   const Untouched = { $id: 'Untouched', type: 'object', properties: { x: { type: 'string' } } }
-  const shared: Record<string, unknown> = { Address, Customer, Untouched }
+  const Pair = { $id: 'Pair', type: 'array', prefixItems: [{ type: 'string' }, { $ref: 'Address#' }] }
+  const shared: Record<string, unknown> = { Address, Customer, Untouched, Pair }
   const lookup = (id: string): unknown => shared[id]
   const Order = {
     type: 'object',
     properties: {
       customer: { $ref: 'Customer#', description: 'who ordered' },
       street: { $ref: 'Customer#/properties/address' },
+      second: { $ref: 'Pair#/prefixItems/1' },
       untouched: { $ref: 'Untouched' },
       local: { $ref: '#/definitions/x' },
       lost: { $ref: 'Nowhere#' },
-      wrong: { $ref: 'Customer#/properties/nothing' }
+      wrong: { $ref: 'Customer#/properties/nothing' },
+      named: { $ref: 'Customer#address' }
     }
   }
   const older = deriveSchema(Order, step([{ schema: 'Address', field: 'street', renamedFrom: 'line1' }]), lookup) as Schema
@@ -95,7 +98,8 @@ t.test('shared schemas: by $id, followed through $ref, the changed ones copied i
   t.same(Object.keys(customer.properties.address.properties), ['line1'])
   t.same(customer.properties.address.required, ['line1'])
   t.same(Object.keys(older.properties.street.properties), ['line1'], 'a JSON pointer into a shared schema')
-  for (const name of ['untouched', 'local', 'lost', 'wrong']) t.equal(older.properties[name], Order.properties[name as keyof typeof Order.properties], `${name}: left as it is`)
+  t.same(Object.keys(older.properties.second.properties), ['line1'], 'one through an array')
+  for (const name of ['untouched', 'local', 'lost', 'wrong', 'named']) t.equal(older.properties[name], Order.properties[name as keyof typeof Order.properties], `${name}: left as it is`)
   t.equal(Address.properties.street.type, 'string')
   // An object with that $id names the shared schema too: Fastify may keep a copy of what addSchema was given.
   const given = { ...Address }

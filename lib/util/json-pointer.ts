@@ -1,0 +1,15 @@
+/**
+ * What a JSON pointer in a URI fragment (RFC 6901, percent-encoded: `/properties/lines/items`, `/allOf/0`) names
+ * in `document`, through objects and arrays; undefined where it leads nowhere. The empty pointer names the whole;
+ * a fragment that is no pointer (a plain name, `#address`) names nothing here.
+ */
+export function pointer (document: unknown, fragment: string): unknown {
+  if (fragment !== '' && !fragment.startsWith('/')) return undefined
+  let value = document
+  for (const token of fragment.split('/').slice(1)) {
+    if (typeof value !== 'object' || value === null) return undefined
+    const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~')
+    value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
+  }
+  return value
+}
