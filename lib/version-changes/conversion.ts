@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializat
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import { locator, type Locate, type Site } from './locate.js'
-import { names } from './schemas.js'
+import { names } from './schema-identity.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'

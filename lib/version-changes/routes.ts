@@ -7,8 +7,9 @@ import { isObject } from '../util/is-object.js'
 import { conversionFrom, planSteps, type Step, type VersionSchemas } from './conversion.js'
 import { versionsOfEndpoint } from './endpoints.js'
 import { locator } from './locate.js'
-import { deriveSchema, names } from './schemas.js'
-import type { SharedSchemas } from './shared-ref.js'
+import { deriveSchema } from './schemas.js'
+import { names } from './schema-identity.js'
+import { sharedSchemas, type SharedSchemas } from './shared-ref.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
 /** The route option. */
@@ -66,7 +67,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // Instructions that contradict each other throw above: an endpoint is always in some version.
   const last = exists.lastIndexOf(true)
 
-  const shared: SharedSchemas = id => instance.getSchema(id)
+  const shared = sharedSchemas(id => instance.getSchema(id))
   const schemas = versionSchemas(route.schema, list, last, shared, label)
   const steps = planSteps(list, keys, schemas.map(dataOf), shared)
   for (const step of steps) {

@@ -1,5 +1,6 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
+import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
 
@@ -10,21 +11,6 @@ export interface FieldStep {
   /** The version that made the changes, as listed. */
   readonly version: string
   readonly rules: readonly FieldRule[]
-}
-
-// A derived copy stands for the app's schema it was made from: instructions name the app's schemas, and so match
-// the copies of every older version too.
-const origins = new WeakMap<object, object>()
-
-/** The app's schema a schema of some version stands for: itself, or the one a derived copy was made from. */
-export function originOf (node: object): object {
-  return origins.get(node) ?? node
-}
-
-/** Whether `rule` is about `node` (of any version): the same schema object, or a schema with its `$id`. */
-export function names (rule: { schema: unknown, id: string | null }, node: object): boolean {
-  const origin = originOf(node)
-  return origin === rule.schema || (rule.id !== null && (origin as Schema).$id === rule.id)
 }
 
 // Keywords whose values are schemas of the value or its parts, and keywords whose values are lists or maps of them.
@@ -72,7 +58,9 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     }
     // What the $ref says beside it stays (a description), the copy in its place.
     const { $ref: _ref, ...beside } = node
-    return { ...beside, ...(derived as Schema) }
+    const copy = { ...beside, ...(derived as Schema) }
+    derivedFrom(copy, derived as Schema)
+    return copy
   }
 
   function derivedNode (node: Schema): Schema {
@@ -101,60 +89,87 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     const rules = step.rules.filter(rule => names(rule, node))
     if (rules.length > 0) {
       copy ??= { ...node }
-      for (const rule of rules) apply(copy, rule, step.version)
+      apply(copy, rules, step.version)
     }
     if (copy === null) return node
     if (typeof copy.$id === 'string') {
       copy.title ??= copy.$id
       delete copy.$id
     }
-    origins.set(copy, originOf(node))
+    derivedFrom(copy, node)
     return copy
   }
 
   return derive(schema)
 }
 
-/** Applies one rule to a copy of the schema it names, as the version before sees it. */
-function apply (schema: Schema, rule: FieldRule, version: string): void {
-  const properties: Schema = isObject(schema.properties) ? { ...schema.properties } : {}
+/**
+ * Applies the rules of one version that name a schema to a copy of it, as the version before sees it. Each rule
+ * names the fields as this version does, whatever the order they are listed in: a field may be renamed and changed
+ * at once. Throws for a rule that does not fit, or that says what is so already.
+ */
+function apply (schema: Schema, rules: readonly FieldRule[], version: string): void {
+  const properties: Schema = isObject(schema.properties) ? schema.properties : {}
   const required = Array.isArray(schema.required) ? schema.required.filter(name => typeof name === 'string') as string[] : []
-  const has = Object.hasOwn(properties, rule.field)
-  const where = `versionChanges: the change of ${version}, ${rule.at}`
-  const fail = (problem: string): never => {
-    throw coded(new Error(`fastify-api-versioning: ${where} ${problem}`), 'FST_API_VERSIONING_INVALID_OPTION')
-  }
   const named = schemaName(schema)
-  if (rule.kind === 'removed') {
-    if (has) fail(`says ${named} removed the field ${JSON.stringify(rule.field)}, but ${named} has it in ${version}: name a field of older versions only`)
-  } else if (!has) {
-    fail(`names the field ${JSON.stringify(rule.field)}, which ${named} does not have in ${version}; its fields there: ${Object.keys(properties).map(name => JSON.stringify(name)).join(', ') || 'none'}`)
+  const fail = (rule: FieldRule, problem: string): never => {
+    throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${version}, ${rule.at} ${problem}`), 'FST_API_VERSIONING_INVALID_OPTION')
   }
-  let names = required
-  switch (rule.kind) {
-    case 'renamed': {
-      const older = rule.renamedFrom as string
-      if (Object.hasOwn(properties, older)) fail(`renames ${JSON.stringify(rule.field)} from ${JSON.stringify(older)}, but ${named} has a field ${JSON.stringify(older)} in ${version} already; rename that one first, in the same change`)
-      schema.properties = Object.fromEntries(Object.entries(properties).map(([name, value]) => [name === rule.field ? older : name, value]))
-      names = required.map(name => name === rule.field ? older : name)
-      break
+  const byField = new Map<string, FieldRule[]>()
+  for (const rule of rules) {
+    const has = Object.hasOwn(properties, rule.field)
+    if (rule.kind === 'removed') {
+      if (has) fail(rule, `says ${named} removed the field ${JSON.stringify(rule.field)}, but ${named} has it in ${version}: name a field of older versions only`)
+    } else if (!has) {
+      fail(rule, `names the field ${JSON.stringify(rule.field)}, which ${named} does not have in ${version}; its fields there: ${Object.keys(properties).map(name => JSON.stringify(name)).join(', ') || 'none'}`)
     }
-    case 'added':
-      delete properties[rule.field]
-      schema.properties = properties
-      names = required.filter(name => name !== rule.field)
-      break
-    case 'removed':
-      schema.properties = { ...properties, [rule.field]: rule.older }
-      if (rule.required === true) names = [...required, rule.field]
-      break
-    default:
-      if (rule.older !== null) schema.properties = { ...properties, [rule.field]: rule.older }
-      if (rule.required === true && !required.includes(rule.field)) names = [...required, rule.field]
-      if (rule.required === false) names = required.filter(name => name !== rule.field)
+    const same = byField.get(rule.field) ?? []
+    // One field takes a rename and a change of schema at once, and nothing else twice.
+    const other = same.find(earlier => !((earlier.kind === 'renamed' && rule.kind === 'changed') || (earlier.kind === 'changed' && rule.kind === 'renamed')))
+    if (other !== undefined) fail(rule, `and ${other.at} both say what ${named} changed in its field ${JSON.stringify(rule.field)} in ${version}: a field is renamed, added, removed or changed once a version (a rename and a change together at most); say it in one instruction`)
+    byField.set(rule.field, [...same, rule])
+    if (rule.kind === 'changed') unchanged(rule, properties[rule.field], required.includes(rule.field), named, version, fail)
   }
+  const kindOf = (field: string, kind: FieldRule['kind']): FieldRule | undefined => byField.get(field)?.find(rule => rule.kind === kind)
+  const olderName = (field: string): string | null => kindOf(field, 'added') !== undefined ? null : kindOf(field, 'renamed')?.renamedFrom ?? field
+  // The older name of each field; one name taken twice is a rename onto a field of this version.
+  const made: Schema = {}
+  const taken = new Map<string, string>()
+  for (const [field, value] of Object.entries(properties)) {
+    const name = olderName(field)
+    if (name === null) continue
+    const earlier = taken.get(name)
+    if (earlier !== undefined) {
+      const rule = kindOf(field, 'renamed') ?? kindOf(earlier, 'renamed') as FieldRule
+      fail(rule, `renames ${JSON.stringify(rule.field)} from ${JSON.stringify(rule.renamedFrom)}, but ${named} has a field ${JSON.stringify(rule.renamedFrom)} in ${version} already; rename or remove that one too, in a change of ${version}`)
+    }
+    taken.set(name, field)
+    made[name] = kindOf(field, 'changed')?.older ?? value
+  }
+  let names = required.flatMap(field => {
+    const name = olderName(field)
+    return name === null || kindOf(field, 'changed')?.required === false ? [] : [name]
+  })
+  for (const rule of rules) {
+    if (rule.kind === 'removed') {
+      const earlier = taken.get(rule.field)
+      if (earlier !== undefined) fail(kindOf(earlier, 'renamed') as FieldRule, `renames ${JSON.stringify(earlier)} from ${JSON.stringify(rule.field)}, but ${rule.at} says ${named} had a field ${JSON.stringify(rule.field)} that ${version} removed; one name is one field`)
+      made[rule.field] = rule.older
+      if (rule.required === true) names.push(rule.field)
+    } else if (rule.kind === 'changed' && rule.required === true) {
+      const name = olderName(rule.field) as string
+      if (!names.includes(name)) names = [...names, name]
+    }
+  }
+  schema.properties = made
   if (names.length > 0) schema.required = names
   else delete schema.required
+}
+
+// A `changed` that says what the field is already would make a version of the same shape: a mistake to name.
+function unchanged (rule: FieldRule, now: unknown, required: boolean, named: string, version: string, fail: (rule: FieldRule, problem: string) => never): void {
+  if (rule.older !== null && sameShape(rule.older, now)) fail(rule, `says ${named} had its field ${JSON.stringify(rule.field)} with another schema before ${version}, but gives the schema it has in ${version}: say what older versions had, or leave changed.schema out`)
+  if (rule.required !== null && rule.required === required) fail(rule, `says the field ${JSON.stringify(rule.field)} of ${named} was ${required ? 'required' : 'optional'} before ${version}, as it is in ${version}: say what older versions had, or leave changed.required out`)
 }
 
 /** A schema as errors name it: its `$id` or `title`, or what the rule gave. */

@@ -1,8 +1,21 @@
 import { isObject } from '../util/is-object.js'
 import { pointer } from '../util/json-pointer.js'
+import { noteShared } from './schema-identity.js'
 
 /** Finds a shared schema by its `$id`, as the route's instance knows them (`instance.getSchema`), or undefined. */
 export type SharedSchemas = (id: string) => unknown
+
+/**
+ * The shared schemas of an instance, as instructions see them: each one found is noted as Fastify's copy of what
+ * `addSchema` was given, so that the schemas nested in it are recognised by their shape (see names).
+ */
+export function sharedSchemas (getSchema: (id: string) => unknown): SharedSchemas {
+  return id => {
+    const schema = getSchema(id)
+    if (isObject(schema)) noteShared(schema)
+    return schema
+  }
+}
 
 /**
  * What a `$ref` to a shared schema reaches (`Order`, `Order#`, `Order#/properties/lines`), or null: a local one

@@ -1,7 +1,8 @@
 import t from 'tap'
 import { Type } from '@sinclair/typebox'
 import { versionChange } from '../../lib/index.js'
-import { deriveSchema, names, originOf } from '../../lib/version-changes/schemas.js'
+import { deriveSchema } from '../../lib/version-changes/schemas.js'
+import { names, originOf } from '../../lib/version-changes/schema-identity.js'
 import { rulesOf, type FieldInstruction } from '../../lib/version-changes/version-change.js'
 
 type Schema = Record<string, any>
@@ -120,11 +121,38 @@ t.test('an instruction that does not fit its schema fails, naming the version, t
   const Plain = { type: 'object' }
   const cases: Array<[FieldInstruction, object, RegExp]> = [
     [{ schema: Order, field: 'created', renamedFrom: 'creationTime' }, Order, /versionChanges: the change of 2\.0, fields\[0\] names the field "created", which the schema "Order" does not have in 2\.0; its fields there: "id", "createdAt"/],
-    [{ schema: Order, field: 'createdAt', renamedFrom: 'id' }, Order, /fields\[0\] renames "createdAt" from "id", but the schema "Order" has a field "id" in 2\.0 already; rename that one first, in the same change/],
+    [{ schema: Order, field: 'createdAt', renamedFrom: 'id' }, Order, /fields\[0\] renames "createdAt" from "id", but the schema "Order" has a field "id" in 2\.0 already; rename or remove that one too, in a change of 2\.0/],
     [{ schema: Order, field: 'id', removed: { schema: {} } }, Order, /fields\[0\] says the schema "Order" removed the field "id", but the schema "Order" has it in 2\.0: name a field of older versions only/],
     [{ schema: Plain, field: 'x', added: true }, Plain, /fields\[0\] names the field "x", which the schema does not have in 2\.0; its fields there: none/]
   ]
   for (const [instruction, schema, message] of cases) {
     t.throws(() => deriveSchema(schema, step([instruction]), none), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
+  }
+})
+
+t.test('the rules of one version name fields as that version does, in any order; one that says what is so already fails', async t => {
+  const Order = Type.Object({ id: Type.Integer(), total: Type.Number(), a: Type.String(), b: Type.String(), note: Type.Optional(Type.String()) }, { $id: 'Order' })
+  const renamed = { schema: Order, field: 'total', renamedFrom: 'amount' } as const
+  const changed = { schema: Order, field: 'total', changed: { schema: { type: 'string' }, required: false } } as const
+  for (const order of [[renamed, changed], [changed, renamed]]) {
+    const older = deriveSchema(Order, step([...order]), none) as Schema
+    t.same(Object.keys(older.properties), ['id', 'amount', 'a', 'b', 'note'], 'renamed and changed, either order')
+    t.same(older.properties.amount, { type: 'string' })
+    t.same(older.required, ['id', 'a', 'b'])
+  }
+  const swapped = deriveSchema(Order, step([{ schema: Order, field: 'a', renamedFrom: 'b' }, { schema: Order, field: 'b', renamedFrom: 'a' }]), none) as Schema
+  t.same(Object.keys(swapped.properties), ['id', 'total', 'b', 'a', 'note'], 'two fields that swapped names')
+  t.equal(swapped.properties.b, Order.properties.a)
+  const cases: Array<[FieldInstruction[], RegExp]> = [
+    [[renamed, { schema: Order, field: 'total', renamedFrom: 'sum' }], /fields\[1\] and fields\[0\] both say what the schema "Order" changed in its field "total" in 2\.0: a field is renamed, added, removed or changed once a version/],
+    [[{ schema: Order, field: 'note', added: true }, { schema: Order, field: 'note', changed: { required: true } }], /fields\[1\] and fields\[0\] both say/],
+    [[{ schema: Order, field: 'a', renamedFrom: 'x' }, { schema: Order, field: 'x', removed: { schema: {} } }], /fields\[0\] renames "a" from "x", but fields\[1\] says the schema "Order" had a field "x" that 2\.0 removed; one name is one field/],
+    [[{ schema: Order, field: 'a', renamedFrom: 'x' }, { schema: Order, field: 'b', renamedFrom: 'x' }], /fields\[1\] renames "b" from "x", but the schema "Order" has a field "x" in 2\.0 already/],
+    [[{ schema: Order, field: 'total', changed: { schema: { type: 'number' } } }], /fields\[0\] says the schema "Order" had its field "total" with another schema before 2\.0, but gives the schema it has in 2\.0: say what older versions had, or leave changed\.schema out/],
+    [[{ schema: Order, field: 'note', changed: { required: false } }], /fields\[0\] says the field "note" of the schema "Order" was optional before 2\.0, as it is in 2\.0/],
+    [[{ schema: Order, field: 'id', changed: { schema: { type: 'string' }, required: true } }], /was required before 2\.0, as it is in 2\.0/]
+  ]
+  for (const [instructions, message] of cases) {
+    t.throws(() => deriveSchema(Order, step(instructions), none), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
   }
 })

@@ -326,7 +326,7 @@ t.test('a route or instruction of versionChanges that cannot work fails start-up
     [{ versionChanges: list() }, { versionChanges: false }, /route GET \/a: versionChanges must be true \(got false\)/],
     [{ versionChanges: list() }, { versionChanges: true, apiVersions: '2.0' }, /route GET \/a: versionChanges: true takes its versions from the versionChanges option, so it cannot declare apiVersions too; remove it, or declare the route without versionChanges/],
     [{ versionChanges: list() }, { versionChanges: true, apiVersionNeutral: true, deprecatedApiVersions: '1.0' }, /cannot declare deprecatedApiVersions or apiVersionNeutral too; remove them/],
-    [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing as object, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "title"/]
+    [{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Thing as object, field: 'nam', added: true }] })) }, { versionChanges: true, schema: { querystring: Thing } }, /versionChanges: the change of 2\.0, fields\[1\] names the field "nam", which the schema does not have in 2\.0; its fields there: "name"/]
   ]
   const Params = Type.Object({ id: Type.String() })
   routeCases.push([{ versionChanges: list(versionChange({ description: 'x', fields: [{ schema: Params, field: 'id', renamedFrom: 'key' }] })) }, { versionChanges: true, schema: { params: Params } },
