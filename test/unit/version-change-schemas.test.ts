@@ -2,7 +2,7 @@ import t from 'tap'
 import { Type } from '@sinclair/typebox'
 import { versionChange } from '../../lib/index.js'
 import { deriveSchema } from '../../lib/version-changes/schemas.js'
-import { names, originOf } from '../../lib/version-changes/schema-identity.js'
+import { names, noteShared, originOf, sameShape } from '../../lib/version-changes/schema-identity.js'
 import { rulesOf, type FieldInstruction } from '../../lib/version-changes/version-change.js'
 
 type Schema = Record<string, any>
@@ -148,6 +148,7 @@ t.test('the rules of one version name fields as that version does, in any order;
     [[{ schema: Order, field: 'note', added: true }, { schema: Order, field: 'note', changed: { required: true } }], /fields\[1\] and fields\[0\] both say/],
     [[{ schema: Order, field: 'a', renamedFrom: 'x' }, { schema: Order, field: 'x', removed: { schema: {} } }], /fields\[0\] renames "a" from "x", but fields\[1\] says the schema "Order" had a field "x" that 2\.0 removed; one name is one field/],
     [[{ schema: Order, field: 'a', renamedFrom: 'x' }, { schema: Order, field: 'b', renamedFrom: 'x' }], /fields\[1\] renames "b" from "x", but the schema "Order" has a field "x" in 2\.0 already/],
+    [[{ schema: Order, field: 'a', renamedFrom: 'b' }], /fields\[0\] renames "a" from "b", but the schema "Order" has a field "b" in 2\.0 already/],
     [[{ schema: Order, field: 'total', changed: { schema: { type: 'number' } } }], /fields\[0\] says the schema "Order" had its field "total" with another schema before 2\.0, but gives the schema it has in 2\.0: say what older versions had, or leave changed\.schema out/],
     [[{ schema: Order, field: 'note', changed: { required: false } }], /fields\[0\] says the field "note" of the schema "Order" was optional before 2\.0, as it is in 2\.0/],
     [[{ schema: Order, field: 'id', changed: { schema: { type: 'string' }, required: true } }], /was required before 2\.0, as it is in 2\.0/]
@@ -155,4 +156,20 @@ t.test('the rules of one version name fields as that version does, in any order;
   for (const [instructions, message] of cases) {
     t.throws(() => deriveSchema(Order, step(instructions), none), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
   }
+})
+
+t.test('in a shared schema (Fastify deep-copies it), a schema is recognised by its shape; elsewhere by identity alone', async t => {
+  const Line = { type: 'object', properties: { sku: { type: 'string' } } }
+  const copy = JSON.parse(JSON.stringify({ $id: 'Order', type: 'object', properties: { line: Line } }))
+  t.notOk(names({ schema: Line, id: null }, copy.properties.line), 'not yet known as a shared schema')
+  noteShared(copy)
+  t.ok(names({ schema: Line, id: null }, copy.properties.line), 'a copy in a shared schema')
+  t.notOk(names({ schema: { type: 'object' }, id: null }, copy.properties.line), 'of another shape')
+  t.notOk(names({ schema: copy.properties.line, id: null }, JSON.parse(JSON.stringify(Line))), 'a look-alike outside shared schemas is another schema')
+  const Loop: Record<string, unknown> = { type: 'object' }
+  Loop.properties = { self: Loop }
+  t.notOk(names({ schema: Loop, id: null }, copy.properties.line), 'a schema that holds itself has no shape to match')
+  t.ok(sameShape(true, true))
+  t.notOk(sameShape({ type: 'string' }, true), 'a schema and a boolean schema')
+  t.notOk(sameShape(Loop, { ...Loop }))
 })
