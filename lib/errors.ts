@@ -41,6 +41,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_SELECTOR_FAILED'
   /** A request's 500 (or a throw of apiVersionDocuments()): the openapi entry's transformObject threw, or gave a promise or no document. */
   | 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED'
+  /** A request's 500: a version change could not convert it (a migration's result, a request that then fits no schema, a body with no data to convert). */
+  | 'FST_API_VERSIONING_CONVERSION_FAILED'
 
 /** `error`, carrying `code`. */
 export function coded<E extends Error> (error: E, code: ApiVersioningErrorCode): E & { code: ApiVersioningErrorCode } {

@@ -9,6 +9,12 @@ import type { PathEntry, RouteKind } from './routing/route-table.js'
  */
 export const kState = Symbol.for('fastify-api-versioning.state')
 
+/**
+ * Set on a route of `versionChanges` by `apiVersioning`: its version's responses as its document shows them, where
+ * they differ from what Fastify serializes with (an error's body is converted after it is written: see servedSchema).
+ */
+export const kDocumentedResponses = Symbol.for('fastify-api-versioning.documentedResponses')
+
 /** Set on each route's options object by `apiVersioning`'s onRoute hook: the route's checked declaration. */
 export const kDeclaration = Symbol.for('fastify-api-versioning.declaration')
 

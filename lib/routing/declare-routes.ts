@@ -59,7 +59,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
-    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) expandRoute(this, route, options.versionList, changing)
+    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) expandRoute(this, route, options.versionList, changing, options.queryNames)
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const pathKey = routePathKey(route.url, router)
     const { [STRATEGY]: own, ...others } = route.constraints ?? {}

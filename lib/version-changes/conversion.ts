@@ -1,8 +1,12 @@
-import type { FastifyReply, FastifyRequest, preHandlerHookHandler, preSerializationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler } from 'fastify'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { locator, type Locate, type Site } from './locate.js'
+import { locator, type Locate } from './locate.js'
 import { names } from './schema-identity.js'
+import { recheck, type Rechecked } from './recheck.js'
+import { downName, rebuild, removedName, upName } from './renaming.js'
+import { bodyAfter } from './migration-result.js'
+import { convertedBody, forStatus } from './sent-body.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
@@ -20,22 +24,27 @@ export interface VersionSchemas {
 const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
 type RequestPart = typeof REQUEST_PARTS[number]
 
-/** One migration of a step: of the route (`locates` null), or of each object of its schema in the parts. */
+/** One migration of a step: of the route (`locates` null), or of each value of its schema in the parts. */
 export interface Migration<R> {
   readonly rule: R
   readonly locates: ReadonlyArray<readonly [string, Locate<R>]> | null
 }
 
 export interface RequestStep {
-  /** Fields this version added: not of the version before, so a request of it that has them has them dropped. */
-  readonly strays: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
-  readonly renames: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
+  /** The version whose changes these are, as listed. */
+  readonly version: string
+  /** Renamed and added fields, found in the client's version's schema. */
+  readonly ups: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
   readonly migrations: ReadonlyArray<Migration<MigrationRule<RequestToMigrate>>>
+  /** Fields the newer version no longer has, dropped after the migrations. */
   readonly drops: ReadonlyArray<readonly [RequestPart, Locate<FieldRule>]>
+  /** What of the step may leave a request its newer version's schema does not take: its migrations, its changed fields. */
+  readonly unsure: readonly string[]
 }
 
 export interface ResponseStep {
-  /** By status key. */
+  readonly version: string
+  /** Renamed and added fields, by status key. */
   readonly auto: ReadonlyMap<string, Locate<FieldRule>>
   /** Each with its locators by status key. */
   readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>> }>
@@ -47,14 +56,31 @@ export interface Step {
   readonly response: ResponseStep | null
 }
 
+/** What converts a response down: the body, or a promise of it where a migration runs. */
+export type Down = (reply: ReplyState, body: unknown) => unknown
+
 /** What converts the requests and responses of one route between one version of the list and the newest. */
 export interface Conversion {
   /** The preHandler hook that converts a request up to the newest version; null when nothing changes it. */
   readonly request: preHandlerHookHandler | null
-  /** The preSerialization hook that converts a response down to the version; null when nothing changes it. */
+  /** The preSerialization hook that converts an object of a status below 400 down to the version. */
   readonly response: preSerializationHookHandler | null
-  /** The response conversion as a function: the value, or a promise of it where a migration runs; null for none. */
-  readonly down: ((reply: ReplyState, payload: unknown) => unknown) | null
+  /** The onSend hook that converts what that hook did not: errors, texts, Buffers, streams, empty bodies. */
+  readonly send: onSendHookHandler | null
+  /** The response conversion as a function; null for none. */
+  readonly down: Down | null
+}
+
+/** What a conversion needs of its route beyond its steps. */
+export interface ConversionContext {
+  /** The versions of the list, as listed. */
+  readonly versions: readonly string[]
+  /** The newest version's schemas of the route: a converted request is checked against them. */
+  readonly newest: VersionSchemas
+  /** The query parameters that carry the version (lower case): no schema's to check. */
+  readonly queryNames: readonly string[]
+  /** The responses of the version converted to, as its document shows them: a converted body is serialized so. */
+  readonly responses: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -71,73 +97,127 @@ export function planSteps (list: VersionList, routeKeys: readonly string[], sche
   return steps
 }
 
+// The replies whose body the preSerialization hook converted: the onSend hook leaves them.
+const converted = new WeakSet<FastifyReply>()
+
 /**
- * The conversions of the version at index `from`: a request goes up through steps `from - 1` to 0 (the fields the
- * step added are dropped, as the client's version has none; renames, so that the migrations see the names of the
- * version they belong to; then the migrations; then the fields the newer version no longer has are dropped), a response down through steps 0 to `from - 1` (the migrations, seeing
- * the names of the version they belong to; then the fields older versions lack are dropped and the renamed ones
- * named back). Only the steps that touch the route run.
+ * The conversions of the version at index `from`: a request goes up through steps `from - 1` to 0 (in each, the
+ * renames, with the fields the client's version lacks dropped; the migrations, seeing the names of the version they
+ * belong to; then the fields the newer version no longer has dropped), then is checked against the newest version's
+ * schema where a migration or a changed field may have left it otherwise; a response goes down through steps 0 to
+ * `from - 1` (the migrations, seeing the names of the version they belong to; then the fields older versions lack
+ * are dropped and the renamed ones named back). Only the steps that touch the route run.
  */
-export function conversionFrom (steps: readonly Step[], from: number): Conversion {
+export function conversionFrom (steps: readonly Step[], from: number, context: ConversionContext): Conversion {
   const up: RequestStep[] = []
   const down: ResponseStep[] = []
   for (let k = from - 1; k >= 0; k--) if (steps[k].request !== null) up.push(steps[k].request as RequestStep)
   for (let k = 0; k < from; k++) if (steps[k].response !== null) down.push(steps[k].response as ResponseStep)
-  // Renames and dropped fields alone are synchronous: the hooks are then callback hooks, with no promise to make.
-  const migratesUp = up.some(step => step.migrations.length > 0)
-  const migratesDown = down.some(step => step.migrations.length > 0)
-  function renamesUp (request: FastifyRequest): void {
-    for (const step of up) {
-      dropFields(step.strays, request)
-      renameRequest(step, request)
-      dropFields(step.drops, request)
+  const convertDown = down.length === 0 ? null : downward(down)
+  return {
+    request: up.length === 0 ? null : upward(up, context.versions[from], context),
+    response: convertDown === null ? null : preSerialization(convertDown),
+    send: convertDown === null ? null : onSend(convertDown, down, context),
+    down: convertDown
+  }
+}
+
+function upward (up: readonly RequestStep[], client: string, context: ConversionContext): preHandlerHookHandler {
+  const unsure = up.flatMap(step => step.unsure.map(at => `the change of ${step.version}, ${at}`))
+  const check: Rechecked | null = unsure.length === 0 ? null : { client, newest: context.versions[0], unsure, schemas: context.newest, queryNames: context.queryNames }
+  // Renames and dropped fields alone are synchronous: the hook is then a callback hook, with no promise to make.
+  if (!up.some(step => step.migrations.length > 0)) {
+    return function apiVersionRequestChanges (request, reply, done) {
+      for (const step of up) {
+        renameRequest(step.ups, request, upName)
+        renameRequest(step.drops, request, removedName)
+      }
+      const checked = check === null ? undefined : recheck(request, check)
+      if (checked === undefined) done()
+      else checked.then(() => done(), done)
     }
   }
-  async function convertUp (request: FastifyRequest): Promise<void> {
+  return async function apiVersionRequestChanges (request) {
     for (const step of up) {
-      dropFields(step.strays, request)
-      renameRequest(step, request)
+      renameRequest(step.ups, request, upName)
       await migrateRequest(step, request)
-      dropFields(step.drops, request)
+      renameRequest(step.drops, request, removedName)
+    }
+    if (check !== null) await recheck(request, check)
+  }
+}
+
+function downward (down: readonly ResponseStep[]): Down {
+  if (!down.some(step => step.migrations.length > 0)) {
+    return (reply, body) => {
+      const box = { value: body }
+      for (const step of down) renameResponse(step, reply.statusCode, box)
+      return box.value
     }
   }
-  function renamesDown (reply: ReplyState, payload: unknown): unknown {
-    const box = { value: payload }
-    for (const step of down) renameResponse(step, reply, box)
-    return box.value
-  }
-  async function convertDown (reply: ReplyState, payload: unknown): Promise<unknown> {
-    const box = { value: payload }
+  return async (reply, body) => {
+    const box = { value: body }
     for (const step of down) {
       await migrateResponse(step, reply, box)
-      renameResponse(step, reply, box)
+      renameResponse(step, reply.statusCode, box)
     }
     return box.value
   }
-  const request: preHandlerHookHandler = migratesUp
-    ? async function apiVersionRequestChanges (request) { await convertUp(request) }
-    : function apiVersionRequestChanges (request, reply, done) { renamesUp(request); done() }
-  const response: preSerializationHookHandler<unknown> = migratesDown
-    ? async function apiVersionResponseChanges (request, reply, payload) { return await convertDown(reply, payload) }
-    : function apiVersionResponseChanges (request, reply, payload, done) { done(null, renamesDown(reply, payload)) }
-  return {
-    request: up.length === 0 ? null : request,
-    response: down.length === 0 ? null : response,
-    down: down.length === 0 ? null : migratesDown ? convertDown : renamesDown
+}
+
+// An object of a status below 400, before Fastify serializes it with the version's schema. An error's body is
+// serialized as the newest version writes it (its schema, or Fastify's error format) and converted when sent.
+function preSerialization (convert: Down): preSerializationHookHandler<unknown> {
+  return function apiVersionResponseChanges (request, reply, payload, done) {
+    if (reply.statusCode >= 400) return done(null, payload)
+    converted.add(reply)
+    let body: unknown
+    try {
+      body = convert(reply, payload)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (isThenable(body)) Promise.resolve(body).then(value => done(null, value), done)
+    else done(null, body)
+  }
+}
+
+function onSend (convert: Down, down: readonly ResponseStep[], context: ConversionContext): onSendHookHandler<unknown> {
+  // What a status needs: nothing, the body as it is (a route's migrations), or its data (renames, schema migrations).
+  const needs = (status: number): 'none' | 'body' | 'data' => {
+    let need: 'none' | 'body' | 'data' = 'none'
+    for (const step of down) {
+      if (forStatus(step.auto, status) !== undefined) return 'data'
+      for (const { rule, route, byStatus } of step.migrations) {
+        if (!runsFor(rule, status)) continue
+        if (!route && forStatus(byStatus, status) !== undefined) return 'data'
+        if (route) need = 'body'
+      }
+    }
+    return need
+  }
+  return function apiVersionSentChanges (request, reply, payload, done) {
+    if (converted.has(reply)) return done(null, payload)
+    const need = needs(reply.statusCode)
+    if (need === 'none') return done(null, payload)
+    let sent: unknown
+    try {
+      sent = convertedBody(reply, payload, need === 'data', convert, context.responses)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (isThenable(sent)) Promise.resolve(sent).then(value => done(null, value), done)
+    else done(null, sent)
   }
 }
 
 function requestStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): RequestStep | null {
   const changes = list[k].changes
   const fields = changes.flatMap(change => change.fields)
-  const renamed = fields.filter(rule => rule.kind === 'renamed')
-  const removed = fields.filter(rule => rule.kind === 'removed')
-  const added = fields.filter(rule => rule.kind === 'added')
   const older = schemas[k + 1]
   const newer = schemas[k]
-  const strays = partLocators(REQUEST_PARTS, older, added, shared)
-  const renames = partLocators(REQUEST_PARTS, older, renamed, shared)
-  const drops = partLocators(REQUEST_PARTS, newer, removed, shared)
+  const ups = partLocators(REQUEST_PARTS, older, fields.filter(rule => rule.kind === 'renamed' || rule.kind === 'added'), shared)
+  const drops = partLocators(REQUEST_PARTS, newer, fields.filter(rule => rule.kind === 'removed'), shared)
   const migrations: Array<Migration<MigrationRule<RequestToMigrate>>> = []
   for (const rule of changes.flatMap(change => change.requests)) {
     if (rule.route !== null) {
@@ -147,7 +227,9 @@ function requestStep (list: VersionList, k: number, routeKeys: readonly string[]
     const locates = partLocators(REQUEST_PARTS, newer, [rule], shared)
     if (locates.length > 0) migrations.push({ rule, locates })
   }
-  return strays.length + renames.length + drops.length + migrations.length === 0 ? null : { strays, renames, migrations, drops }
+  const changed = fields.filter(rule => rule.kind === 'changed' && partLocators(REQUEST_PARTS, newer, [rule], shared).length > 0)
+  const unsure = [...migrations.map(({ rule }) => rule.at), ...changed.map(rule => rule.at)]
+  return ups.length + drops.length + migrations.length + changed.length === 0 ? null : { version: list[k].text, ups, migrations, drops, unsure }
 }
 
 function responseStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: VersionSchemas, shared: SharedSchemas): ResponseStep | null {
@@ -172,7 +254,7 @@ function responseStep (list: VersionList, k: number, routeKeys: readonly string[
     }
     if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus })
   }
-  return auto.size + migrations.length === 0 ? null : { auto, migrations }
+  return auto.size + migrations.length === 0 ? null : { version: list[k].text, auto, migrations }
 }
 
 function partLocators<R extends { schema: unknown, id: string | null }, P extends string> (parts: readonly P[], schemas: VersionSchemas, rules: readonly R[], shared: SharedSchemas): Array<readonly [P, Locate<R>]> {
@@ -184,7 +266,8 @@ function partLocators<R extends { schema: unknown, id: string | null }, P extend
   return found
 }
 
-function locatorOf<R extends { schema: unknown, id: string | null }> (schema: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
+/** Plans where in a schema's values the rules' schemas are (see locator); null for nowhere. */
+export function locatorOf<R extends { schema: unknown, id: string | null }> (schema: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
   if (rules.length === 0 || !isObject(schema)) return null
   return locator(schema, node => rules.filter(rule => names(rule, node)), shared)
 }
@@ -197,27 +280,31 @@ function requestValue (request: FastifyRequest, part: RequestPart): { value: unk
 function storeRequestValue (request: FastifyRequest, part: RequestPart, value: unknown): void {
   if (part === 'querystring') request.query = value
   else if (part === 'body') request.body = value
+  else if (value !== request.headers && isObject(value)) {
+    // Node's own object, which the request reads its headers from: changed in place.
+    const headers = request.headers as Record<string, unknown>
+    for (const name of Object.keys(headers)) if (!Object.hasOwn(value, name)) delete headers[name]
+    Object.assign(headers, value)
+  }
 }
 
-// A request is the client's own, made for this request: changed in place (its headers are Node's own object).
-function renameRequest (step: RequestStep, request: FastifyRequest): void {
-  for (const [part, locate] of step.renames) {
-    for (const site of locate(requestValue(request, part), 'none')) {
-      for (const rule of site.tasks) {
-        if (!Object.hasOwn(site.value, rule.renamedFrom as string)) continue
-        site.value[rule.field] = site.value[rule.renamedFrom as string]
-        delete site.value[rule.renamedFrom as string]
-      }
-    }
+// A request is the client's own, made for this request: its objects are replaced in place (the headers are Node's
+// own object, whose names are never renamed: HTTP field names are no schema's properties to rename).
+function renameRequest (located: RequestStep['ups'], request: FastifyRequest, name: (tasks: readonly FieldRule[], key: string) => string | null): void {
+  for (const [part, locate] of located) {
+    const box = requestValue(request, part)
+    rebuild(locate(box, 'none'), name)
+    storeRequestValue(request, part, box.value)
   }
 }
 
 async function migrateRequest (step: RequestStep, request: FastifyRequest): Promise<void> {
   for (const { rule, locates } of step.migrations) {
+    const where = `the change of ${step.version}, ${rule.at}`
     if (locates === null) {
       const given: RequestToMigrate = { body: request.body, query: request.query as Record<string, unknown>, headers: request.headers }
-      await settled(rule.migrate(given))
-      request.body = given.body
+      const before = given.body
+      request.body = bodyAfter(await settled(rule.migrate(given)), given, before, where, 'request')
       request.query = given.query
       continue
     }
@@ -225,18 +312,10 @@ async function migrateRequest (step: RequestStep, request: FastifyRequest): Prom
       const box = requestValue(request, part as RequestPart)
       for (const site of locate(box, 'none').reverse()) {
         const given: RequestToMigrate = { body: site.value, query: request.query as Record<string, unknown>, headers: request.headers }
-        await settled(rule.migrate(given))
-        for (const [holder, key] of site.places) holder[key] = given.body
+        const body = bodyAfter(await settled(rule.migrate(given)), given, site.value, where, 'request')
+        for (const [holder, key] of site.places) holder[key] = body
       }
       storeRequestValue(request, part as RequestPart, box.value)
-    }
-  }
-}
-
-function dropFields (fields: RequestStep['drops'], request: FastifyRequest): void {
-  for (const [part, locate] of fields) {
-    for (const site of locate(requestValue(request, part), 'none')) {
-      for (const rule of site.tasks) delete site.value[rule.field]
     }
   }
 }
@@ -244,58 +323,40 @@ function dropFields (fields: RequestStep['drops'], request: FastifyRequest): voi
 /** What a response conversion reads and changes of a reply: Fastify's reply, or a stand-in (convertToApiVersion). */
 export type ReplyState = Pick<FastifyReply, 'statusCode' | 'getHeaders' | 'code' | 'header' | 'removeHeader'>
 
+/** Whether a response migration runs for a status: 2xx, or any with `errors`. */
+function runsFor (rule: ResponseRule, status: number): boolean {
+  return rule.errors || (status >= 200 && status <= 299)
+}
+
 async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<void> {
   for (const { rule, route, byStatus } of step.migrations) {
-    if (!rule.errors && (reply.statusCode < 200 || reply.statusCode > 299)) continue
+    if (!runsFor(rule, reply.statusCode)) continue
+    const where = `the change of ${step.version}, ${rule.at}`
     if (route) {
       // The handler's value is its own: the migration gets a copy of the body (its own properties).
-      const given = responseToMigrate(reply, copyOf(box.value))
-      await settled(rule.migrate(given))
+      const before = copyOf(box.value)
+      const given = responseToMigrate(reply, before)
+      const result = await settled(rule.migrate(given))
       finish(reply, given)
-      box.value = given.body
+      box.value = bodyAfter(result, given, before, where, 'response')
       continue
     }
     const locate = forStatus(byStatus, reply.statusCode)
     if (locate === undefined) continue
     for (const site of locate(box, 'all').reverse()) {
       const given = responseToMigrate(reply, site.value)
-      await settled(rule.migrate(given))
+      const result = await settled(rule.migrate(given))
       finish(reply, given)
-      for (const [holder, key] of site.places) holder[key] = given.body
+      const body = bodyAfter(result, given, site.value, where, 'response')
+      for (const [holder, key] of site.places) holder[key] = body
     }
   }
 }
 
 // The handler's value is its own: the objects that hold what changes are copied, the changed ones made anew.
-function renameResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): void {
-  const locate = forStatus(step.auto, reply.statusCode)
-  if (locate === undefined) return
-  rebuild(locate(box, 'paths'), (rule, name) => name !== rule.field ? name : rule.kind === 'added' ? null : rule.renamedFrom as string)
-}
-
-/**
- * Makes each site's object anew with its properties renamed or dropped (`name` gives a property's new name, or
- * null to drop it), and puts it in its places: inner sites first, so that an outer one is made with them in it.
- * A new object, not `delete` on the old one: V8 keeps an object whose properties are deleted as a dictionary,
- * slow to serialize.
- */
-function rebuild (sites: ReadonlyArray<Site<FieldRule>>, name: (rule: FieldRule, name: string) => string | null): void {
-  for (let i = sites.length - 1; i >= 0; i--) {
-    const { value, tasks, places } = sites[i]
-    const made: Record<string, unknown> = {}
-    for (const key of Object.keys(value)) {
-      let renamed: string | null = key
-      for (let j = 0; j < tasks.length && renamed !== null; j++) if (renamed === key) renamed = name(tasks[j], key)
-      if (renamed !== null) made[renamed] = value[key]
-    }
-    for (const [holder, key] of places) holder[key] = made
-  }
-}
-
-// As Fastify picks a response schema: the status, then its class (`2xx`), then `default`.
-function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
-  const text = String(status)
-  return byStatus.get(text) ?? byStatus.get(`${text[0]}xx`) ?? byStatus.get(`${text[0]}XX`) ?? byStatus.get('default')
+function renameResponse (step: ResponseStep, status: number, box: { value: unknown }): void {
+  const locate = forStatus(step.auto, status)
+  if (locate !== undefined) rebuild(locate(box, 'paths'), downName)
 }
 
 function responseToMigrate (reply: ReplyState, body: unknown): ResponseToMigrate {
@@ -310,11 +371,14 @@ function finish (reply: ReplyState, given: ResponseToMigrate): void {
   for (const [name, value] of Object.entries(given.headers)) if (value !== before[name] && value !== undefined) reply.header(name, value)
 }
 
+// A plain object or array is copied; a Buffer, a stream or an instance of the app's classes is given as it is.
 function copyOf (value: unknown): unknown {
-  return Array.isArray(value) ? [...value] : isObject(value) ? { ...value } : value
+  if (Array.isArray(value)) return [...value]
+  const prototype = isObject(value) ? Object.getPrototypeOf(value) : undefined
+  return prototype === Object.prototype || prototype === null ? { ...value as object } : value
 }
 
 // A migration may be async: its value is awaited only when it is a promise.
-async function settled (value: unknown): Promise<void> {
-  if (isThenable(value)) await value
+async function settled (value: unknown): Promise<unknown> {
+  return isThenable(value) ? await value : value
 }

@@ -43,7 +43,7 @@ export async function convertToApiVersion (list: VersionList | null, shared: Sha
     schemas.push({ response: { default: at } })
     if (k < index) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
   }
-  const convert = conversionFrom(planSteps(list, [], schemas, shared), index).down
+  const convert = conversionFrom(planSteps(list, [], schemas, shared), index, { versions: list.map(listed => listed.text), newest: schemas[0], queryNames: [], responses: {} }).down
   // A copy whatever happens, so that the caller may change it.
   const copy = structuredClone(value)
   return convert === null ? copy : await convert(standIn(), copy)

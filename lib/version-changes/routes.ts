@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
+import { kDocumentedResponses } from '../state.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, planSteps, type Step, type VersionSchemas } from './conversion.js'
+import { conversionFrom, locatorOf, planSteps, type Step, type VersionSchemas } from './conversion.js'
+import { missingMigrations, type Holding } from './migration-needs.js'
+import type { FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
 import { locator } from './locate.js'
 import { deriveSchema } from './schemas.js'
@@ -31,10 +34,12 @@ export interface ChangingRoutes {
   readonly migrating: Set<object>
   /** Every schema object the routes hold, nested ones too: where a look-alike of an instruction's schema shows. */
   readonly schemas: Set<object>
+  /** The field rules whose schemas some route holds, in their version. */
+  readonly held: Set<FieldRule>
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set() }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set() }
 }
 
 /**
@@ -44,7 +49,7 @@ export function changingRoutes (): ChangingRoutes {
  * of them: for the newest version it is the app's own route, with no hook of this stage. A route of several methods
  * is one route a method first. `declared` collects what the checks at ready need.
  */
-export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes): void {
+export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes, queryNames: readonly string[]): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method]
   const label = `${methods.join(',')} ${route.url}`
   const given = (route as unknown as Record<string, unknown>)[OPTION]
@@ -69,21 +74,36 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 
   const shared = sharedSchemas(id => instance.getSchema(id))
   const schemas = versionSchemas(route.schema, list, last, shared, label)
-  const steps = planSteps(list, keys, schemas.map(dataOf), shared)
-  for (const step of steps) {
+  const data = schemas.map(dataOf)
+  const steps = planSteps(list, keys, data, shared)
+  steps.forEach((step, k) => {
     for (const { rule } of [...step.request?.migrations ?? [], ...step.response?.migrations ?? []]) declared.migrating.add(rule)
-  }
+    for (const rule of list[k].changes.flatMap(change => change.fields)) {
+      const holding = holdingOf(data[k], rule, shared)
+      if (holding.parts.length + holding.statuses.length === 0) continue
+      declared.held.add(rule)
+      const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, [rule], shared) !== null
+      const missing = missingMigrations(rule, holding, step, covers)
+      if (missing.length > 0) fail(label, `the change of ${list[k].text}, ${rule.at}: ${missing[0]}; add it to that change`)
+    }
+  })
   collectSchemas(route.schema, declared.schemas)
   const groups = groupsOf(exists, steps, schemas)
-  groups.forEach(({ from, versions }, i) => {
-    const conversion = conversionFrom(steps, from)
+  const versions = list.map(listed => listed.text)
+  const newest = dataOf(schemas[0])
+  groups.forEach(({ from, versions: indexes }, i) => {
+    const responses = dataOf(schemas[from]).response ?? {}
+    const conversion = conversionFrom(steps, from, { versions, newest, queryNames, responses })
+    const served = servedSchema(schemas[from], schemas[0])
     const shape = {
-      schema: schemas[from],
-      apiVersions: versionsIn(versions.map(i => list[i]), false),
-      deprecatedApiVersions: versionsIn(versions.map(i => list[i]), true),
+      schema: served,
+      [kDocumentedResponses]: served === schemas[from] ? undefined : responses,
+      apiVersions: versionsIn(indexes.map(i => list[i]), false),
+      deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true),
       preHandler: conversion.request === null ? route.preHandler : prepend(conversion.request, route.preHandler),
       // After the route's own: they were written for the newest version.
-      preSerialization: append(route.preSerialization, conversion.response)
+      preSerialization: append(route.preSerialization, conversion.response),
+      onSend: append(route.onSend, conversion.send)
     }
     if (i === 0) {
       Object.assign(route, shape)
@@ -92,7 +112,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     }
     const { [OPTION]: _option, ...options } = route as unknown as Record<string, unknown>
     // Fastify adds the HEAD route of a GET once, from the route's own options.
-    instance.route({ ...options, ...shape, url: route.routePath, exposeHeadRoute: false } as RouteOptions)
+    instance.route({ ...options, ...shape, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
   })
 }
 
@@ -117,6 +137,40 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     schemas.push(older as FastifySchema)
   }
   return schemas
+}
+
+/**
+ * The schema Fastify validates and serializes a version's requests and responses with: the version's own, but for
+ * error statuses, which keep the newest version's: an error's body is written as the newest version writes it
+ * (Fastify's error handler serializes it at once), and the onSend hook converts it, writing it again with the
+ * version's schema (the one its document shows).
+ */
+function servedSchema (schema: FastifySchema | undefined, newest: FastifySchema | undefined): FastifySchema | undefined {
+  const own = (schema as Record<string, unknown> | undefined)?.response
+  const newer = (newest as Record<string, unknown> | undefined)?.response
+  if (schema === newest || !isObject(own) || !isObject(newer)) return schema
+  const response: Record<string, unknown> = { ...own }
+  for (const [status, value] of Object.entries(own)) {
+    if (value !== newer[status] && isError(status)) response[status] = newer[status]
+  }
+  // A `default` schema serves errors too where no other names their status.
+  if (own.default !== undefined && own.default !== newer.default) {
+    for (const range of ['4xx', '5xx']) if (!Object.keys(own).some(status => status.startsWith(range[0]))) response[range] = newer.default
+  }
+  return { ...schema, response } as FastifySchema
+}
+
+function isError (status: string): boolean {
+  return /^[45]/.test(status)
+}
+
+// Where a version's schemas of a route hold the schema a rule names.
+function holdingOf (schemas: VersionSchemas, rule: FieldRule, shared: SharedSchemas): Holding {
+  const holds = (schema: unknown): boolean => locatorOf(schema, [rule], shared) !== null
+  return {
+    parts: (['body', 'querystring', 'headers'] as const).filter(part => holds(schemas[part])),
+    statuses: Object.entries(schemas.response ?? {}).filter(([, schema]) => holds(schema)).map(([status]) => status)
+  }
 }
 
 function collectSchemas (value: unknown, into: Set<object>): void {

@@ -1,6 +1,7 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
 import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
+import { noteNeeds } from './migration-needs.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
 
@@ -89,7 +90,7 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     const rules = step.rules.filter(rule => names(rule, node))
     if (rules.length > 0) {
       copy ??= { ...node }
-      apply(copy, rules, step.version)
+      apply(copy, rules, step.version, shared)
     }
     if (copy === null) return node
     if (typeof copy.$id === 'string') {
@@ -108,7 +109,7 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
  * names the fields as this version does, whatever the order they are listed in: a field may be renamed and changed
  * at once. Throws for a rule that does not fit, or that says what is so already.
  */
-function apply (schema: Schema, rules: readonly FieldRule[], version: string): void {
+function apply (schema: Schema, rules: readonly FieldRule[], version: string, shared: SharedSchemas): void {
   const properties: Schema = isObject(schema.properties) ? schema.properties : {}
   const required = Array.isArray(schema.required) ? schema.required.filter(name => typeof name === 'string') as string[] : []
   const named = schemaName(schema)
@@ -129,6 +130,7 @@ function apply (schema: Schema, rules: readonly FieldRule[], version: string): v
     if (other !== undefined) fail(rule, `and ${other.at} both say what ${named} changed in its field ${JSON.stringify(rule.field)} in ${version}: a field is renamed, added, removed or changed once a version (a rename and a change together at most); say it in one instruction`)
     byField.set(rule.field, [...same, rule])
     if (rule.kind === 'changed') unchanged(rule, properties[rule.field], required.includes(rule.field), named, version, fail)
+    noteNeeds(rule, properties[rule.field], required.includes(rule.field), shared)
   }
   const kindOf = (field: string, kind: FieldRule['kind']): FieldRule | undefined => byField.get(field)?.find(rule => rule.kind === kind)
   const olderName = (field: string): string | null => kindOf(field, 'added') !== undefined ? null : kindOf(field, 'renamed')?.renamedFrom ?? field

@@ -109,10 +109,10 @@ t.test('shared schemas through $ref, recursive ones too, and a value that holds 
   const shared: Record<string, Schema> = { Tree, Line }
   const locate = locator({ $ref: 'Tree' }, tasksOf, id => shared[id]) as NonNullable<ReturnType<typeof locator>>
   const value = { line: { sku: 'root' }, children: [{ line: { sku: 'child' }, children: [{ line: { sku: 'grandchild' } }] }] }
-  t.same(locate({ value }, 'none').map(site => site.value.sku), ['root', 'child', 'grandchild'])
+  t.same(locate({ value }, 'none').map(site => (site.value as { sku: string }).sku), ['root', 'child', 'grandchild'])
   const loop: Record<string, unknown> = { line: { sku: 'loop' } }
   loop.children = [loop]
-  t.same(locate({ value: loop }, 'none').map(site => site.value.sku), ['loop'], 'each object once: a cycle ends')
+  t.same(locate({ value: loop }, 'none').map(site => (site.value as { sku: string }).sku), ['loop'], 'each object once: a cycle ends')
   t.equal(locator({ $ref: 'Nowhere' }, tasksOf, id => shared[id]), null, 'a $ref that leads nowhere')
   const selfRef: Schema = { $id: 'Self', $ref: 'Self' }
   t.equal(locator({ $ref: 'Self' }, tasksOf, () => selfRef), null, 'a $ref to itself ends')

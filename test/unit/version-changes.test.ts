@@ -484,7 +484,9 @@ t.test('a change of schemas alone gives the older versions theirs: what Fastify 
       { schema: NewUser, field: 'nick', changed: { required: false } },
       { schema: User, field: 'age', changed: { schema: { type: 'string' } } },
       { schema: Search, field: 'exact', added: true }
-    ]
+    ],
+    requests: [{ schema: NewUser, migrate: request => { const body = request.body as { fullName: string, nick?: string }; body.nick ??= body.fullName.toLowerCase() } }],
+    responses: [{ schema: User, migrate: response => { const body = response.body as { age: unknown }; body.age = String(body.age) } }]
   })
   const app = Fastify()
   await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
@@ -501,14 +503,15 @@ t.test('a change of schemas alone gives the older versions theirs: what Fastify 
   const now = await post('2.0', { fullName: 'Ada', nick: 'a', email: 'ada@example.com' }, '&q=ad&exact=true')
   t.same([now.statusCode, now.body], [200, '{"fullName":"Ada","age":36}'])
   t.same(seen, [
-    [{ fullName: 'Ada' }, { 'api-version': '1.0', q: 'ad' }],
+    [{ fullName: 'Ada', nick: 'ada' }, { 'api-version': '1.0', q: 'ad' }],
     [{ fullName: 'Ada', nick: 'a', email: 'ada@example.com' }, { 'api-version': '2.0', q: 'ad', exact: true }]
   ], "a field 1.0 does not have is dropped from its request, body and query string: the handler never sees what the client's version lacks")
   t.match(app.printRoutes(), /users \(POST\) \{"apiVersion":\["1\.0"\]\}/, 'a route for 1.0, whose schemas differ')
 
   // Routes whose schemas no change touches: one route for both versions.
   const untouched = Fastify()
-  await untouched.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const exact = versionChange({ description: 'Searches may be exact.', fields: [{ schema: Search, field: 'exact', added: true }] })
+  await untouched.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [exact] }, { version: '1.0' }] })
   untouched.post('/notes', { versionChanges: true, schema: { body: Type.Object({ text: Type.String() }) } }, async () => 'ok')
   untouched.get('/notes', { versionChanges: true, schema: { querystring: Type.Object({ page: Type.Integer() }), response: { 200: Type.Object({ text: Type.String() }) } } }, async () => ({ text: 'a' }))
   await untouched.ready()
@@ -516,18 +519,50 @@ t.test('a change of schemas alone gives the older versions theirs: what Fastify 
   t.notMatch(untouched.printRoutes(), /\["1\.0"\]/)
 })
 
-t.test('a change of requiredness or type alone, with nothing to convert, is a route of its own all the same', async t => {
+t.test('a change of requiredness or type whose data would not convert by itself needs its migrations: start-up says which', async t => {
   const Note = Type.Object({ text: Type.String(), tag: Type.String() })
-  const Shown = Type.Object({ text: Type.String(), size: Type.Integer() })
+  const Shown = Type.Object({ text: Type.String(), size: Type.Integer(), kind: Type.Optional(Type.String()) })
+  const tagged = { schema: Note, field: 'tag', changed: { required: false } } as const
+  const sized = { schema: Shown, field: 'size', changed: { schema: { type: 'string' } } } as const
+  const kinded = { schema: Shown, field: 'kind', changed: { required: true } } as const
+  const gone = { schema: Shown, field: 'legacy', removed: { schema: { type: 'string' }, required: true } } as const
+  const cases: Array<[Parameters<typeof versionChange>[0], RegExp]> = [
+    [{ description: 'x', fields: [tagged] }, /route POST \/notes: the change of 2\.0, fields\[0\]: older versions may leave the field "tag" out, which this one requires, so a request of the version before needs a request migration \(by this route, or by the schema in its body\) to convert it; add it to that change/],
+    [{ description: 'x', fields: [sized] }, /route GET \/notes: the change of 2\.0, fields\[0\]: older versions take "size" as string, where this one gives integer, so its response 200 needs a response migration \(by this route, or by the schema\) to convert it for the version before/],
+    [{ description: 'x', fields: [kinded] }, /fields\[0\]: older versions require the field "kind", which this one may leave out, so its response 200 needs/],
+    [{ description: 'x', fields: [gone] }, /fields\[0\]: older versions require the field "legacy", which this one no longer has, so its response 200 needs/],
+    // A migration that runs elsewhere does not count: a request's for the response, an error-less one for a 404.
+    [{ description: 'x', fields: [sized], requests: [{ route: 'GET /notes', migrate: () => {} }] }, /fields\[0\]: older versions take "size" as string/],
+    [{ description: 'x', fields: [{ schema: Shown, field: 'size', changed: { schema: { type: 'string' } } }], responses: [{ schema: Note, migrate: () => {} }] }, /older versions take "size" as string/]
+  ]
+  for (const [change, message] of cases) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange(change)] }, { version: '1.0' }] })
+    t.throws(() => {
+      app.post('/notes', { versionChanges: true, schema: { body: Note } }, async () => 'ok')
+      app.get('/notes', { versionChanges: true, schema: { response: { 200: Shown } } }, async () => ({ text: 'a', size: 3 }))
+    }, { code: 'FST_API_VERSIONING_INVALID_DECLARATION', message }, String(message))
+  }
+  const Missing = Type.Object({ id: Type.Integer(), reason: Type.String() })
+  const errorCase = versionChange({ description: 'x', fields: [{ schema: Missing, field: 'reason', changed: { schema: { type: 'integer' } } }], responses: [{ schema: Missing, migrate: () => {} }] })
+  const errors = Fastify()
+  await errors.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [errorCase] }, { version: '1.0' }] })
+  t.throws(() => errors.get('/x', { versionChanges: true, schema: { response: { 404: Missing } } }, async () => 'ok'), { message: /its response 404 needs a response migration \(by this route, or by the schema, with errors: true\)/ }, 'an error status needs a migration with errors: true')
+
+  // With them: a route of its own, each version's data as its schema says.
   const change = versionChange({
     description: 'A note needs a tag; sizes are numbers.',
-    fields: [{ schema: Note, field: 'tag', changed: { required: false } }, { schema: Shown, field: 'size', changed: { schema: { type: 'string' } } }]
+    fields: [tagged, sized],
+    requests: [{ schema: Note, migrate: request => { const body = request.body as { tag?: string }; body.tag ??= 'untagged' } }],
+    responses: [{ schema: Shown, migrate: response => { const body = response.body as { size: unknown }; body.size = String(body.size) } }]
   })
   const app = Fastify()
+  const seen: unknown[] = []
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
-  app.post('/notes', { versionChanges: true, schema: { body: Note } }, async () => 'ok')
+  app.post('/notes', { versionChanges: true, schema: { body: Note } }, async request => { seen.push(request.body); return 'ok' })
   app.get('/notes', { versionChanges: true, schema: { response: { 200: Shown } } }, async () => ({ text: 'a', size: 3 }))
   t.equal((await app.inject({ method: 'POST', url: '/notes?api-version=1.0', payload: { text: 'a' } })).statusCode, 200)
+  t.same(seen, [{ text: 'a', tag: 'untagged' }])
   t.equal((await app.inject({ method: 'POST', url: '/notes?api-version=2.0', payload: { text: 'a' } })).statusCode, 400)
   t.equal((await app.inject('/notes?api-version=1.0')).body, '{"text":"a","size":"3"}')
   t.equal((await app.inject('/notes?api-version=2.0')).body, '{"text":"a","size":3}')

@@ -1,0 +1,76 @@
+import { typesOf, typesText, within } from './json-types.js'
+import type { Step } from './conversion.js'
+import type { SharedSchemas } from './shared-ref.js'
+import type { FieldRule } from './version-change.js'
+
+/** Why a field rule needs a migration, in each direction: null where its data converts by itself. */
+export interface Needs {
+  /** A request of the version before does not fit this version without one. */
+  readonly request: string | null
+  /** A response of this version does not fit the version before without one. */
+  readonly response: string | null
+}
+
+// Noted as the rule is applied to a schema it names (what it needs depends on what the field is in its version).
+const needs = new WeakMap<FieldRule, Needs>()
+
+/**
+ * Notes what a field rule needs, from the field as its version has it (`now`, the schema of the property, and
+ * whether it is required; none for a `removed` field): a field older versions required and this one has not
+ * (`removed`, or `changed` to optional) needs a response migration to give it; one older versions may leave out
+ * that this one requires, a request migration to give it; a value of another type, a migration in each direction
+ * where one version's values are not the other's.
+ */
+export function noteNeeds (rule: FieldRule, now: unknown, required: boolean, shared: SharedSchemas): void {
+  const field = JSON.stringify(rule.field)
+  let request: string | null = null
+  let response: string | null = null
+  if (rule.kind === 'removed' && rule.required === true) response = `older versions require the field ${field}, which this one no longer has`
+  if (rule.kind === 'changed') {
+    if (rule.older !== null) {
+      const older = typesOf(rule.older, shared)
+      const newer = typesOf(now, shared)
+      if (!within(older, newer)) request = `older versions send ${field} as ${typesText(older)}, where this one takes ${typesText(newer)}`
+      if (!within(newer, older)) response = `older versions take ${field} as ${typesText(older)}, where this one gives ${typesText(newer)}`
+    }
+    if (rule.required === false && required) request ??= `older versions may leave the field ${field} out, which this one requires`
+    if (rule.required === true && !required) response ??= `older versions require the field ${field}, which this one may leave out`
+  }
+  if (request !== null || response !== null) needs.set(rule, { request, response })
+}
+
+/** What a field rule needs (see noteNeeds), once a schema it names was derived; null for nothing. */
+export function needsOf (rule: FieldRule): Needs | null {
+  return needs.get(rule) ?? null
+}
+
+/** Where a route's schema of one version holds a rule's schema: its request parts, and its response statuses. */
+export interface Holding {
+  readonly parts: readonly string[]
+  readonly statuses: readonly string[]
+}
+
+/**
+ * The migrations a step of a route lacks for what its field rules need (see noteNeeds), where the route holds their
+ * schemas: a route migration of the step, or one by a schema that is or holds the rule's, in that part or status
+ * (an error status needs one with `errors: true`). Each missing one as a sentence, naming the rule and the fix.
+ */
+export function missingMigrations (rule: FieldRule, holding: Holding, step: Step, covers: (schema: unknown) => boolean): string[] {
+  const need = needsOf(rule)
+  if (need === null) return []
+  const missing: string[] = []
+  if (need.request !== null) {
+    for (const part of holding.parts) {
+      const covered = step.request?.migrations.some(({ rule: migration, locates }) => locates === null || (locates.some(([at]) => at === part) && covers(migration.schema))) ?? false
+      if (!covered) missing.push(`${need.request}, so a request of the version before needs a request migration (by this route, or by the schema in its ${part}) to convert it`)
+    }
+  }
+  if (need.response !== null) {
+    for (const status of holding.statuses) {
+      const error = /^[45]/.test(status)
+      const covered = step.response?.migrations.some(({ rule: migration, route, byStatus }) => (!error || migration.errors) && (route || (byStatus.has(status) && covers(migration.schema)))) ?? false
+      if (!covered) missing.push(`${need.response}, so its response ${status} needs a response migration (by this route, or by the schema${error ? ', with errors: true' : ''}) to convert it for the version before`)
+    }
+  }
+  return missing
+}

@@ -1,0 +1,57 @@
+import type { FastifyReply } from 'fastify'
+import { serverError } from '../problems/server-error.js'
+import { isThenable } from '../util/is-thenable.js'
+
+/** As Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
+export function forStatus<T> (byStatus: ReadonlyMap<string, T> | Readonly<Record<string, T>>, status: number): T | undefined {
+  const text = String(status)
+  const get = byStatus instanceof Map ? (key: string) => byStatus.get(key) : (key: string) => (byStatus as Record<string, T>)[key]
+  return get(text) ?? get(`${text[0]}xx`) ?? get(`${text[0]}XX`) ?? get('default')
+}
+
+/**
+ * A body on its way out (what onSend hooks get), converted: a text or Buffer is read as JSON where the conversion
+ * needs its data (renames, schema migrations) or its type says JSON (route migrations then get the object); else,
+ * and for a stream or an empty body, the body as it is goes to the route's migrations. What was read as JSON is
+ * written again with the version's schema for the status the conversion ends with. A body whose data the
+ * conversion needs but that has none to give (a stream, a text that is no JSON) is refused, never sent unconverted.
+ */
+export function convertedBody (reply: FastifyReply, payload: unknown, data: boolean, convert: (reply: FastifyReply, body: unknown) => unknown, responses: Readonly<Record<string, unknown>>): unknown {
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null
+  const json = text !== null && (data || /json/i.test(String(reply.getHeader('content-type') ?? '')))
+  let body = payload
+  if (json) {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw refused(reply, 'a text that is no JSON')
+    }
+  } else if (data) {
+    throw refused(reply, text !== null ? 'a text' : payload === undefined || payload === null ? 'no body' : 'a stream')
+  }
+  const converted = convert(reply, body)
+  return isThenable(converted) ? Promise.resolve(converted).then(value => written(reply, value, json, responses)) : written(reply, converted, json, responses)
+}
+
+function refused (reply: FastifyReply, what: string): Error {
+  return serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: the response (status ${reply.statusCode}) of ${reply.request.method} ${reply.request.routeOptions.url} for version ${String(reply.request.apiVersion)} is ${what}, but its schema changes in that version, so its data must be converted: send the value (an object), not ${what === 'no body' ? 'an empty body' : what}`)
+}
+
+// What a conversion gave, as a payload: a body that is no JSON value (a text, Buffer or stream a migration gave) as
+// it is; else JSON, written with the version's schema for the status.
+function written (reply: FastifyReply, body: unknown, json: boolean, responses: Readonly<Record<string, unknown>>): unknown {
+  if (typeof body === 'string' || Buffer.isBuffer(body) || (!json && (body === undefined || body === null)) || isStream(body)) return body
+  const schema = forStatus(responses, reply.statusCode)
+  let text: string
+  try {
+    text = schema === undefined ? JSON.stringify(body) ?? 'null' : reply.compileSerializationSchema(schema as Record<string, unknown>, String(reply.statusCode))(body as Record<string, unknown>)
+  } catch (error) {
+    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: the response (status ${reply.statusCode}) of ${reply.request.method} ${reply.request.routeOptions.url}, converted for version ${String(reply.request.apiVersion)}, cannot be written with that version's schema for it`, error)
+  }
+  if (reply.getHeader('content-type') === undefined) reply.header('content-type', 'application/json; charset=utf-8')
+  return text
+}
+
+function isStream (value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (typeof (value as { pipe?: unknown }).pipe === 'function' || typeof (value as { getReader?: unknown }).getReader === 'function' || (typeof Response === 'function' && value instanceof Response))
+}
