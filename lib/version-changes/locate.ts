@@ -54,10 +54,11 @@ interface Reached<T> {
   site: Site<T> | null
 }
 
+// The kinds of JSON value, as bits of what a schema admits.
 const OBJECT = 1
 const ARRAY = 2
-const OTHER = 4
-const ANY = OBJECT | ARRAY | OTHER
+const KINDS = new Map([['object', OBJECT], ['array', ARRAY], ['string', 4], ['number', 8], ['integer', 8], ['boolean', 16], ['null', 32]])
+const ANY = 63
 
 /**
  * Plans, once, where in the values of `schema` the schemas that `tasksOf` gives tasks for are: through properties,
@@ -151,7 +152,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
     function visit (node: LocNode<T>, holder: Holder, key: string | number): void {
       const given = holder[key]
       if (typeof given !== 'object' || given === null) {
-        const tasks = scalarTasks(node)
+        const tasks = scalarTasks(node, KINDS.get(given === null ? 'null' : typeof given) ?? 0)
         if (tasks.length > 0) sites.push({ value: given, tasks, places: [[holder, key]] })
         return
       }
@@ -211,13 +212,13 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
 }
 
 // The tasks of a value that is no object or array: of its schema and the schemas of the same value, where they admit it.
-function scalarTasks<T> (node: LocNode<T>): T[] {
+function scalarTasks<T> (node: LocNode<T>, kind: number): T[] {
   const tasks: T[] = []
   const seen = new Set<LocNode<T>>()
   const collect = (at: LocNode<T>): void => {
     if (seen.has(at)) return
     seen.add(at)
-    if ((at.kinds & OTHER) !== 0) for (const task of at.tasks) if (!tasks.includes(task)) tasks.push(task)
+    if ((at.kinds & kind) !== 0) for (const task of at.tasks) if (!tasks.includes(task)) tasks.push(task)
     for (const member of at.same) collect(member)
   }
   collect(node)
@@ -227,7 +228,7 @@ function scalarTasks<T> (node: LocNode<T>): T[] {
 /** The kinds of value a schema admits, as its `type` says, or its keywords where it has none. */
 function kindsOf (schema: Schema): number {
   const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : null
-  if (types !== null) return types.reduce((kinds: number, type) => kinds | (type === 'object' ? OBJECT : type === 'array' ? ARRAY : OTHER), 0)
+  if (types !== null) return types.reduce((kinds: number, type) => kinds | (KINDS.get(type as string) ?? 0), 0)
   if (schema.properties !== undefined || schema.patternProperties !== undefined || schema.additionalProperties !== undefined) return OBJECT
   if (schema.items !== undefined || schema.prefixItems !== undefined) return ARRAY
   return ANY

@@ -117,3 +117,54 @@ t.test('shared schemas through $ref, recursive ones too, and a value that holds 
   const selfRef: Schema = { $id: 'Self', $ref: 'Self' }
   t.equal(locator({ $ref: 'Self' }, tasksOf, () => selfRef), null, 'a $ref to itself ends')
 })
+
+t.test('patternProperties, and values that are no objects where their schema admits them', async t => {
+  const Price: Schema = { type: 'number' }
+  const Tags: Schema = { type: 'array', items: { type: 'string' } }
+  const Any: Schema = { description: 'anything' }
+  const tasks = (node: object): string[] => node === Line ? ['line'] : node === Price ? ['price'] : node === Tags ? ['tags'] : node === Any ? ['any'] : []
+  const Order: Schema = {
+    type: 'object',
+    properties: { price: Price, tags: Tags, either: { anyOf: [Price, Line] }, free: Any, known: Line },
+    patternProperties: { '^x-': Line, '^(?:known)$': Line, '[': Line },
+    additionalProperties: Price
+  }
+  const locate = locator(Order, tasks, none) as NonNullable<ReturnType<typeof locator>>
+  const value = { price: 3, tags: ['a'], either: 4, free: null, known: { sku: 'k' }, 'x-one': { sku: 'x' }, other: 5 }
+  const sites = locate({ value }, 'none')
+  t.same(sites.map(site => [site.places[0][1], site.tasks, site.value]), [
+    ['price', ['price'], 3],
+    ['tags', ['tags'], ['a']],
+    ['either', ['price'], 4],
+    ['free', ['any'], null],
+    ['known', ['line'], { sku: 'k' }],
+    ['x-one', ['line'], { sku: 'x' }],
+    ['other', ['price'], 5]
+  ], 'a scalar, an array, a member of a union that admits it, a schema that admits anything; a name its pattern matches')
+  t.equal(sites[4].places.length, 2, "a property its pattern matches too: both schemas' places")
+  // A value of a kind its schema does not admit is no site of it.
+  t.same(locate({ value: { price: 'three', tags: 'none', known: 'text' } }, 'none').map(site => site.places[0][1]), [])
+  t.equal(locator({ type: 'object', patternProperties: { '^a': { type: 'string' } } }, tasks, none), null)
+})
+
+t.test('a walk keeps its own stack: a value nested far deeper than a call stack', async t => {
+  const Node: Schema = { $id: 'Node', type: 'object', properties: { name: { type: 'string' }, child: { $ref: 'Node#' } } }
+  const locate = locator({ $ref: 'Node#' }, node => node === Node ? ['node'] : [], () => Node) as NonNullable<ReturnType<typeof locator>>
+  let value: Record<string, unknown> = { name: 'leaf' }
+  for (let i = 0; i < 20_000; i++) value = { name: `n${i}`, child: value }
+  const sites = locate({ value }, 'paths')
+  t.equal(sites.length, 20_001)
+  t.equal((sites[0].value as { name: string }).name, 'n19999', 'outer first')
+  t.equal((sites.at(-1)?.value as { name: string }).name, 'leaf')
+})
+
+t.test('one object in many places is one site with every place: linear in the places', async t => {
+  const locate = locator({ type: 'array', items: Line }, tasksOf, none) as NonNullable<ReturnType<typeof locator>>
+  const line = { sku: 'one' }
+  const value = Array.from({ length: 100_000 }, () => line)
+  const box = { value: value as unknown }
+  const sites = locate(box, 'paths')
+  t.equal(sites.length, 1)
+  t.equal(sites[0].places.length, 100_000)
+  t.not(box.value, value, 'the array that holds it, copied')
+})

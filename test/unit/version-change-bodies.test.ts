@@ -1,0 +1,229 @@
+import t from 'tap'
+import { Readable } from 'node:stream'
+import { Ajv } from 'ajv'
+import Fastify, { type FastifyInstance } from 'fastify'
+import rateLimit from '@fastify/rate-limit'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type ResponseToMigrate, type VersionChange } from '../../lib/index.js'
+import apiVersioningOpenApi from '../../lib/openapi/index.js'
+import { documentOf } from './openapi-helpers.js'
+import { logged } from './helpers.js'
+
+// Every response of an older version passes its conversion: errors of every origin, and bodies of every kind.
+
+const NotFound = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'NotFound' })
+const Gone = Type.Object({ error_code: Type.String(), message: Type.String() })
+const Thing = Type.Object({ id: Type.Integer(), name: Type.String() })
+
+function gone (seen: string[] = []): VersionChange {
+  return versionChange({
+    description: "A missing thing is 404 with 'code' (it was 410 with 'error_code').",
+    fields: [{ schema: 'NotFound', field: 'code', renamedFrom: 'error_code' }],
+    responses: [{
+      route: 'GET /things/:id',
+      errors: true,
+      migrate: (response: ResponseToMigrate) => {
+        seen.push(`${response.statusCode}`)
+        if (response.statusCode === 404) {
+          response.statusCode = 410
+          response.headers['x-gone'] = 'yes'
+        }
+      }
+    }]
+  })
+}
+
+async function service (how: (app: FastifyInstance) => void, seen: string[] = []): Promise<FastifyInstance> {
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '2.0', changes: [gone(seen)] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, { openapi: { info: { title: 'Things' } } })
+  app.addSchema(NotFound)
+  how(app)
+  await app.ready()
+  return app
+}
+
+t.test('an error migration runs for every error of its route: a status, headers and body it changes, written with the version\'s schema', async t => {
+  const origins: Array<[string, (app: FastifyInstance) => void]> = [
+    ['a thrown error with a statusCode, through an error handler that writes the newest shape', app => {
+      app.setErrorHandler((error: { statusCode?: number, message: string }, request, reply) => reply.code(error.statusCode ?? 500).send({ code: 'missing', message: error.message }))
+      app.get('/things/:id', { versionChanges: true, schema: { response: { 200: Thing, 404: Type.Ref(NotFound), 410: Type.Ref(NotFound) } } }, async () => { throw Object.assign(new Error('no such thing'), { statusCode: 404 }) })
+    }],
+    ['reply.send(error), through the same handler', app => {
+      app.setErrorHandler((error: { statusCode?: number, message: string }, request, reply) => reply.code(error.statusCode ?? 500).send({ code: 'missing', message: error.message }))
+      app.get('/things/:id', { versionChanges: true, schema: { response: { 200: Thing, 404: Type.Ref(NotFound), 410: Type.Ref(NotFound) } } }, async (request, reply) => reply.send(Object.assign(new Error('no such thing'), { statusCode: 404 })))
+    }],
+    ['the handler\'s own 404 object', app => {
+      app.get('/things/:id', { versionChanges: true, schema: { response: { 200: Thing, 404: Type.Ref(NotFound), 410: Type.Ref(NotFound) } } }, async (request, reply) => reply.code(404).send({ code: 'missing', message: 'no such thing' }))
+    }],
+    ['reply.problem()', app => {
+      app.get('/things/:id', { versionChanges: true, schema: { response: { 200: Thing, 404: Type.Ref(NotFound), 410: Type.Ref(NotFound) } } }, async (request, reply) => reply.problem({ status: 404, title: 'Missing', code: 'missing', message: 'no such thing' }))
+    }]
+  ]
+  for (const [origin, how] of origins) {
+    const seen: string[] = []
+    const app = await service(how, seen)
+    const newest = await app.inject('/things/1?api-version=2.0')
+    t.equal(newest.statusCode, 404, `${origin}: 2.0 as the handler answered`)
+    t.equal(newest.json().code, 'missing')
+    const old = await app.inject('/things/1?api-version=1.0')
+    t.equal(old.statusCode, 410, `${origin}: 1.0 gets 410`)
+    t.equal(old.headers['x-gone'], 'yes')
+    t.equal(old.json().error_code, 'missing', 'the field named as 1.0 names it')
+    t.notOk('code' in old.json())
+    t.same(seen, ['404'], 'the migration ran once, for 1.0 only')
+  }
+})
+
+t.test("Fastify's own errors: its default error handler, its validation 400, another plugin's 429", async t => {
+  const Query = Type.Object({ n: Type.Optional(Type.Integer()) })
+  const seen: Array<[number, unknown]> = []
+  const change = versionChange({
+    description: 'Errors carry a reason.',
+    responses: [{ route: 'GET /items', errors: true, migrate: response => { seen.push([response.statusCode, response.body]); response.body = { ...response.body as object, reason: 'old' } } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  await app.register(rateLimit, { global: false })
+  app.get('/items', { versionChanges: true, config: { rateLimit: { max: 2, timeWindow: 60_000 } }, schema: { querystring: Query } }, async request => {
+    if ((request.query as { n?: number }).n === 0) throw Object.assign(new Error('no zero'), { statusCode: 404 })
+    return { ok: true }
+  })
+  const thrown = await app.inject('/items?api-version=1.0&n=0')
+  t.same([thrown.statusCode, thrown.json()], [404, { statusCode: 404, error: 'Not Found', message: 'no zero', reason: 'old' }], 'the default error handler\'s body')
+  const invalid = await app.inject('/items?api-version=1.0&n=x')
+  t.equal(invalid.statusCode, 400)
+  t.match(invalid.json(), { code: 'FST_ERR_VALIDATION', reason: 'old' }, 'the validation 400')
+  const limited = await app.inject('/items?api-version=1.0')
+  t.equal(limited.statusCode, 429)
+  t.match(limited.json(), { statusCode: 429, reason: 'old' }, "@fastify/rate-limit's 429")
+  t.same(seen.map(([status]) => status), [404, 400, 429])
+  t.notOk('reason' in (await app.inject('/items?api-version=2.0&n=0')).json(), '2.0 has none')
+})
+
+t.test('the recipe: a changed error shape and a changed error status, each version served as its document says', async t => {
+  const app = await service(app => {
+    app.get('/things/:id', {
+      versionChanges: true,
+      schema: { response: { 200: Thing, 404: Type.Ref(NotFound), 410: { ...Type.Ref(NotFound), description: 'Versions before 2.0 answer 410 for a missing thing.' } } }
+    }, async (request, reply) => Number((request.params as { id: string }).id) === 1 ? { id: 1, name: 'one' } : reply.code(404).send({ code: 'missing', message: 'no such thing' }))
+  })
+  for (const version of ['1.0', '2.0']) {
+    const document = documentOf(app, version)
+    const ajv = new Ajv({ strict: false })
+    for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) ajv.addSchema(schema as object, `#/components/schemas/${name}`)
+    for (const id of [1, 2]) {
+      const res = await app.inject(`/things/${id}?api-version=${version}`)
+      const documented = (document.paths['/things/{id}'] as Record<string, any>).get.responses[String(res.statusCode)]
+      t.ok(documented !== undefined, `${version}: ${res.statusCode} is documented`)
+      t.ok(ajv.validate(documented.content['application/json'].schema, res.json()), `${version}: ${res.body} is what its document says`)
+    }
+  }
+  t.equal((await app.inject('/things/2?api-version=1.0')).statusCode, 410)
+  t.equal((await app.inject('/things/2?api-version=2.0')).statusCode, 404)
+})
+
+t.test('a route migration gets every kind of body as it is: empty, 204, text, Buffer, stream; it may change status and headers', async t => {
+  const seen: unknown[] = []
+  const note = (route: string) => ({
+    route,
+    migrate: (response: ResponseToMigrate) => {
+      const body = response.body
+      seen.push(body === undefined || body === null ? body : Buffer.isBuffer(body) ? `Buffer ${body.toString()}` : typeof body === 'string' ? body : typeof (body as Readable).pipe === 'function' ? 'stream' : body)
+      response.headers['x-old'] = '1'
+      if (route === 'DELETE /notes/:id') response.statusCode = 200
+      if (typeof body === 'string') return `old ${body}`
+    }
+  })
+  const change = versionChange({ description: 'x', responses: [note('DELETE /notes/:id'), note('GET /text'), note('GET /buffer'), note('GET /stream'), note('GET /json-text')] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.delete('/notes/:id', { versionChanges: true }, async (request, reply) => reply.code(204).send())
+  app.get('/text', { versionChanges: true }, async () => 'hello')
+  app.get('/buffer', { versionChanges: true }, async (request, reply) => reply.type('application/octet-stream').send(Buffer.from('bytes')))
+  app.get('/stream', { versionChanges: true }, async (request, reply) => reply.type('text/plain').send(Readable.from(['streamed'])))
+  app.get('/json-text', { versionChanges: true }, async (request, reply) => reply.type('application/json').send('{"a":1}'))
+  const deleted = await app.inject({ method: 'DELETE', url: '/notes/1?api-version=1.0' })
+  t.same([deleted.statusCode, deleted.headers['x-old']], [200, '1'], 'an empty 204, its status changed')
+  t.same((await app.inject('/text?api-version=1.0')).body, 'old hello', 'a text, replaced by what the migration returned')
+  t.same((await app.inject('/buffer?api-version=1.0')).body, 'bytes')
+  t.same((await app.inject('/stream?api-version=1.0')).body, 'streamed')
+  t.same((await app.inject('/json-text?api-version=1.0')).json(), { a: 1 }, 'JSON text: the migration got the object')
+  t.same(seen, [undefined, 'hello', 'Buffer bytes', 'stream', { a: 1 }])
+  t.equal((await app.inject('/text?api-version=2.0')).body, 'hello', 'the newest untouched')
+})
+
+t.test('a JSON text or Buffer a handler sends is converted like an object; one whose data cannot be read is refused, logged', async t => {
+  const Item = Type.Object({ name: Type.String() })
+  const change = versionChange({ description: 'x', fields: [{ schema: Item, field: 'name', renamedFrom: 'title' }] })
+  const log = logged()
+  const app = Fastify({ logger: { level: 'error', stream: log.stream } })
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/items/:how', { versionChanges: true, schema: { response: { 200: Item } } }, async (request, reply) => {
+    const how = (request.params as { how: string }).how
+    if (how === 'text') return reply.type('application/json').send('{"name":"a"}')
+    if (how === 'buffer') return reply.type('application/json').send(Buffer.from('{"name":"b"}'))
+    if (how === 'plain') return reply.send('{"name":"c"}')
+    if (how === 'stream') return reply.type('application/json').send(Readable.from(['{"name":"d"}']))
+    return reply.type('application/json').send('not json')
+  })
+  t.same((await app.inject('/items/text?api-version=1.0')).json(), { title: 'a' })
+  t.same((await app.inject('/items/buffer?api-version=1.0')).json(), { title: 'b' })
+  t.same((await app.inject('/items/plain?api-version=1.0')).json(), { title: 'c' }, 'JSON in a text/plain string is data too')
+  for (const how of ['stream', 'broken']) {
+    const res = await app.inject(`/items/${how}?api-version=1.0`)
+    t.equal(res.statusCode, 500, `${how}: refused`)
+    t.equal(res.json().code, 'FST_API_VERSIONING_CONVERSION_FAILED')
+    t.match(res.json().message, how === 'stream' ? /is a stream, but its schema changes in that version, so its data must be converted/ : /is a text that is no JSON/)
+  }
+  t.equal(log.lines.filter(line => line.level === 50).length, 2, 'logged')
+  t.same((await app.inject('/items/text?api-version=2.0')).json(), { name: 'a' }, 'the newest as sent')
+})
+
+t.test('schema migrations on a schema of arrays or of scalars run on that value', async t => {
+  const Tags = Type.Array(Type.String())
+  const Price = Type.Number()
+  const Item = Type.Object({ price: Price, tags: Tags })
+  const change = versionChange({
+    description: 'Prices in cents; tags upper-case.',
+    requests: [{ schema: Price, migrate: request => (request.body as number) * 100 }, { schema: Tags, migrate: request => { (request.body as string[]).push('OLD') } }],
+    responses: [{ schema: Price, migrate: response => (response.body as number) / 100 }, { schema: Tags, migrate: response => (response.body as string[]).map(tag => tag.toLowerCase()) }]
+  })
+  const app = Fastify()
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/items', { versionChanges: true, schema: { body: Item, response: { 200: Item } } }, async request => { seen.push(request.body); return { price: 250, tags: ['A', 'B'] } })
+  app.post('/tags', { versionChanges: true, schema: { body: Tags, response: { 200: Tags } } }, async request => { seen.push(request.body); return ['X'] })
+  const res = await app.inject({ method: 'POST', url: '/items?api-version=1.0', payload: { price: 1.5, tags: ['a'] } })
+  t.same(res.json(), { price: 2.5, tags: ['a', 'b'] })
+  t.same(seen.pop(), { price: 150, tags: ['a', 'OLD'] })
+  const tags = await app.inject({ method: 'POST', url: '/tags?api-version=1.0', payload: ['q'] })
+  t.same(tags.json(), ['x'], 'a body that is an array')
+  t.same(seen.pop(), ['q', 'OLD'])
+})
+
+t.test("a migration's returned value replaces the body; one of another kind is refused at its first run, logged", async t => {
+  const Item = Type.Object({ total: Type.Number() })
+  const change = versionChange({
+    description: 'x',
+    requests: [{ route: 'POST /returned', migrate: request => ({ ...(request.body as object), total: 7 }) }],
+    responses: [
+      { route: 'GET /assigned', migrate: response => ((response.body as { total: number }).total = 1) },
+      { schema: Item, migrate: response => ({ total: (response.body as { total: number }).total + 1 }) }
+    ]
+  })
+  const log = logged()
+  const app = Fastify({ logger: { level: 'error', stream: log.stream } })
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/returned', { versionChanges: true, schema: { body: Item } }, async request => { seen.push(request.body); return 'ok' })
+  app.get('/assigned', { versionChanges: true }, async () => ({ total: 3 }))
+  app.get('/item', { versionChanges: true, schema: { response: { 200: Item } } }, async () => ({ total: 3 }))
+  t.equal((await app.inject({ method: 'POST', url: '/returned?api-version=1.0', payload: { total: 1 } })).statusCode, 200)
+  t.same(seen, [{ total: 7 }], 'a returned object replaces the body')
+  t.same((await app.inject('/item?api-version=1.0')).json(), { total: 4 })
+  const assigned = await app.inject('/assigned?api-version=1.0')
+  t.equal(assigned.statusCode, 500)
+  t.match(assigned.json().message, /the change of 2\.0, responses\[0\]: its migrate returned a number, where the response body it converts is an object; return nothing to keep response\.body as the migration changed it, or return the new body/)
+  t.equal(log.lines.filter(line => line.level === 50).length, 1)
+})

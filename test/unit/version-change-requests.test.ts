@@ -1,0 +1,102 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange } from '../../lib/index.js'
+import { logged } from './helpers.js'
+
+// A request of an older version reaches the handler as the newest version says, or not at all.
+
+const Page = Type.Object({ pageSize: Type.Optional(Type.Integer()), q: Type.Optional(Type.String()) })
+const renamed = versionChange({ description: "Pages have a 'pageSize' (it was 'size').", fields: [{ schema: Page, field: 'pageSize', renamedFrom: 'size' }] })
+
+async function pages (options: object = {}) {
+  const seen: unknown[] = []
+  const app = Fastify(options)
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+  app.get('/pages', { versionChanges: true, schema: { querystring: Page } }, async request => { seen.push({ ...request.query as object }); return 'ok' })
+  app.post('/pages', { versionChanges: true, schema: { body: Page } }, async request => { seen.push(request.body); return 'ok' })
+  return { app, seen }
+}
+
+t.test("an older client's query and body: renamed up and coerced; a field's newer name is one its version lacks, dropped", async t => {
+  const { app, seen } = await pages()
+  await app.inject('/pages?api-version=1.0&size=5')
+  await app.inject('/pages?api-version=1.0&pageSize=5')
+  await app.inject('/pages?api-version=2.0&pageSize=5')
+  t.same(seen.splice(0), [{ 'api-version': '1.0', pageSize: 5 }, { 'api-version': '1.0' }, { 'api-version': '2.0', pageSize: 5 }])
+  await app.inject({ method: 'POST', url: '/pages?api-version=1.0', payload: { pageSize: 9, q: 'x' } })
+  t.same(seen.splice(0), [{ q: 'x' }], 'in a body too')
+})
+
+t.test("both a field's older and newer names: the older one wins, whatever their order", async t => {
+  const { app, seen } = await pages()
+  await app.inject('/pages?api-version=1.0&size=5&pageSize=7')
+  await app.inject('/pages?api-version=1.0&pageSize=7&size=5')
+  await app.inject({ method: 'POST', url: '/pages?api-version=1.0', payload: { pageSize: 7, size: 5 } })
+  await app.inject({ method: 'POST', url: '/pages?api-version=1.0', payload: { size: 5, pageSize: 7 } })
+  t.same(seen, [{ 'api-version': '1.0', pageSize: 5 }, { 'api-version': '1.0', pageSize: 5 }, { pageSize: 5 }, { pageSize: 5 }])
+})
+
+t.test('an own __proto__ key stays data: it never becomes the prototype of what the handler gets', async t => {
+  const Open = Type.Object({ pageSize: Type.Optional(Type.Integer()) }, { additionalProperties: true })
+  const change = versionChange({ description: 'x', fields: [{ schema: Open, field: 'pageSize', renamedFrom: 'size' }] })
+  const app = Fastify({ onProtoPoisoning: 'ignore' })
+  let body: Record<string, unknown> = {}
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/open', { versionChanges: true, schema: { body: Open } }, async request => { body = request.body as Record<string, unknown>; return 'ok' })
+  await app.inject({ method: 'POST', url: '/open?api-version=1.0', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"polluted":true},"size":5}' })
+  t.equal(Object.getPrototypeOf(body), Object.prototype)
+  t.equal(body.polluted, undefined)
+  t.same(Object.getOwnPropertyDescriptor(body, '__proto__')?.value, { polluted: true }, 'an own property, as the client sent it')
+  t.equal(body.pageSize, 5)
+})
+
+t.test("a migration that leaves a request unlike the newest version's schema is a 500 naming the instructions, never the handler's surprise", async t => {
+  const Order = Type.Object({ total: Type.Number(), note: Type.String({ default: 'none' }) })
+  const change = versionChange({
+    description: 'Totals are numbers (they were texts).',
+    fields: [{ schema: Order, field: 'total', changed: { schema: { type: 'string' } } }],
+    requests: [{ schema: Order, migrate: request => { const body = request.body as { total: string }; if (body.total !== 'keep') body.total = body.total.replace(',', '.') } }],
+    responses: [{ schema: Order, migrate: () => {} }]
+  })
+  const log = logged()
+  const app = Fastify({ logger: { level: 'error', stream: log.stream } })
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/orders', { versionChanges: true, schema: { body: Order, querystring: Type.Object({ dry: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) } }, async request => { seen.push([request.body, request.query]); return 'ok' })
+  t.equal((await app.inject({ method: 'POST', url: '/orders?api-version=1.0&dry=true', payload: { total: '2,5' } })).statusCode, 200)
+  t.same(seen, [[{ total: 2.5, note: 'none' }, { 'api-version': '1.0', dry: true }]], 'coerced and completed as the newest schema says; the version parameter kept')
+  const res = await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: 'keep' } })
+  t.equal(res.statusCode, 500)
+  t.equal(res.json().code, 'FST_API_VERSIONING_CONVERSION_FAILED')
+  t.match(res.json().message, /the request of POST \/orders for version 1\.0, converted up to 2\.0, does not fit the body schema of 2\.0 \(body\/total must be number\); one of these leaves it so: the change of 2\.0, requests\[0\], the change of 2\.0, fields\[0\]/)
+  t.equal(seen.length, 1, 'the handler never saw it')
+  t.equal(log.lines.filter(line => line.level === 50).length, 1, 'logged')
+})
+
+t.test("a validator compiler's other answers, as Fastify takes them: { value }, { error }, a promise", async t => {
+  const Order = Type.Object({ total: Type.Number() })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Order, field: 'total', changed: { schema: { type: 'string' } } }],
+    requests: [{ schema: Order, migrate: request => { const body = request.body as { total: unknown }; body.total = Number(body.total) } }]
+  })
+  const answers: Record<string, (data: { total: unknown }) => unknown> = {
+    value: data => ({ value: { ...data, checked: true } }),
+    error: data => typeof data.total === 'number' ? { error: new Error('totals must be texts') } : { value: data },
+    promise: data => Promise.resolve(typeof data.total === 'number' && data.total > 0),
+    rejected: data => typeof data.total === 'number' ? Promise.reject(new Error('no')) : Promise.resolve(true)
+  }
+  for (const [kind, answer] of Object.entries(answers)) {
+    const app = Fastify()
+    const seen: unknown[] = []
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+    app.post('/orders', { versionChanges: true, schema: { body: Order }, validatorCompiler: () => answer as never }, async request => { seen.push(request.body); return 'ok' })
+    const res = await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: '3' } })
+    if (kind === 'value') t.same(seen, [{ total: 3, checked: true }], kind)
+    if (kind === 'promise') t.same([res.statusCode, seen], [200, [{ total: 3 }]], kind)
+    if (kind === 'error' || kind === 'rejected') t.match([res.statusCode, res.json().message], [500, kind === 'error' ? /body totals must be texts/ : /body no/], kind)
+    const zero = await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: '0' } })
+    if (kind === 'promise') t.match([zero.statusCode, zero.json().message], [500, /no reason given/])
+  }
+})
