@@ -15,8 +15,8 @@ import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 import type { RequestMetrics, RouteCounting, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
-import { changingRoutes, expandRoute, OPTION } from '../version-changes/routes.js'
-import type { SharedSchemas } from '../version-changes/shared-ref.js'
+import { changingRoutes, expandRoute, kMadeByChanges, OPTION } from '../version-changes/routes.js'
+import { sharedSchemas, type SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface DeclaringParts {
   readonly options: ResolvedOptions
@@ -86,6 +86,9 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
           throw coded(new Error(`fastify-api-versioning: route ${method} ${route.url} is ${declaration.kind === 'neutral' ? 'version-neutral' : 'versioned'}, but a ${method} ${route.url} route declared before the plugin was loaded is not; one method and path cannot mix them, so declare that route after \`await app.register(apiVersioning, ...)\`, with its versions`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
         }
       }
+    }
+    if (options.versionList !== null && !(kMadeByChanges in route)) {
+      changing.others.push({ label, schema: route.schema as Record<string, unknown> | undefined, shared: sharedSchemas(id => this.getSchema(id)), kind: declaration.kind, versions: [...declaration.supported, ...declaration.deprecated] })
     }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return

@@ -1,16 +1,13 @@
-import { isDeepStrictEqual } from 'node:util'
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
+import { locatorOf } from './conversion.js'
+import { needsOf } from './migration-needs.js'
+import { sameShape } from './schema-identity.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
-import type { ChangingRoutes } from './routes.js'
+import type { ChangingRoutes, OtherRoute } from './routes.js'
+import type { FieldRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
-
-function lookAlike (schema: unknown, held: ReadonlySet<object>): boolean {
-  if (typeof schema !== 'object') return false
-  for (const node of held) if (node !== schema && isDeepStrictEqual(node, schema)) return true
-  return false
-}
 
 /**
  * Once every route is declared: each instruction that names a route or an endpoint names one that a
@@ -23,6 +20,9 @@ function lookAlike (schema: unknown, held: ReadonlySet<object>): boolean {
 export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas): void {
   const routes = declared.names
   const where = (k: number, at: string): string => `fastify-api-versioning: versionChanges: the change of ${list[k].text}, ${at}`
+  // A schema built again, however alike, is another schema: the shapes of the routes' schemas show such a twin.
+  const shapes = [...declared.schemas]
+  const lookAlike = (schema: unknown): boolean => isObject(schema) && !declared.schemas.has(schema) && shapes.some(node => sameShape(node, schema))
   list.forEach(({ changes }, k) => {
     for (const change of changes) {
       for (const rule of [...change.requests, ...change.responses]) {
@@ -36,13 +36,14 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
         }
       }
       for (const rule of change.responses) {
-        if (rule.route === null && !declared.migrating.has(rule) && lookAlike(rule.schema, declared.schemas)) {
+        if (rule.route === null && !declared.migrating.has(rule) && lookAlike(rule.schema)) {
           throw coded(new Error(`${where(k, rule.at)}, names a schema that no route declared with versionChanges: true holds, but a route holds one just like it: schemas are matched by identity, so it would never run there; give the route and the instruction the same schema object`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
       }
       for (const rule of change.endpoints) {
-        if (!rule.methods.some(method => routes.has(`${method} ${rule.url}`))) {
-          throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${rule.methods.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
+        const missing = rule.methods.filter(method => !routes.has(`${method} ${rule.url}`))
+        if (missing.length > 0) {
+          throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${missing.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
       }
     }
@@ -58,5 +59,47 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   for (const schema of schemas) {
     let at: unknown = schema
     for (let k = 0; k < list.length - 1; k++) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
+  }
+  // A field instruction no route holds the schema of is for convertToApiVersion, unless a route holds its twin; there
+  // what its field needs is a response migration by a schema that is or holds it.
+  list.forEach(({ changes }, k) => {
+    for (const change of changes) {
+      for (const rule of change.fields) {
+        if (declared.held.has(rule)) continue
+        if (lookAlike(rule.schema)) {
+          throw coded(new Error(`${where(k, rule.at)}, names a schema that no route declared with versionChanges: true holds, but a route holds one just like it: schemas are matched by identity, so its routes would serve every version the newest shape; give the route and the instruction the same schema object`), 'FST_API_VERSIONING_INVALID_OPTION')
+        }
+        const response = needsOf(rule)?.response ?? null
+        if (response !== null && !changes.some(other => other.responses.some(migration => migration.route === null && holds(migration.schema, rule, shared)))) {
+          throw coded(new Error(`${where(k, rule.at)}: ${response}, so convertToApiVersion needs a response migration by the schema (no route holds it) to convert it for the version before; add one to that change`), 'FST_API_VERSIONING_INVALID_OPTION')
+        }
+      }
+    }
+  })
+  checkOtherRoutes(list, declared.others)
+}
+
+function holds (schema: unknown, rule: FieldRule, shared: SharedSchemas): boolean {
+  return locatorOf(typeof schema === 'string' ? shared(schema) : schema, [rule], shared) !== null
+}
+
+/**
+ * A route not declared with versionChanges: true that holds a schema a change changes serves its newest shape to
+ * whoever calls it: refused, unless it serves only versions whose shape that is (the newest, or versions the list
+ * has not: another API's).
+ */
+function checkOtherRoutes (list: VersionList, others: readonly OtherRoute[]): void {
+  const rules = list.flatMap(({ changes }, k) => changes.flatMap(change => change.fields.map(rule => ({ rule, k }))))
+  if (rules.length === 0) return
+  const older = new Set(list.slice(1).map(listed => listed.version.key))
+  const olderOnes = (route: OtherRoute): string => route.versions.filter(version => older.has(version.key)).map(String).join(', ')
+  for (const route of others) {
+    if (route.kind === 'versioned' && !route.versions.some(version => older.has(version.key))) continue
+    const parts = Object.entries(route.schema ?? {}).flatMap(([part, schema]) => part === 'response' && isObject(schema) ? Object.values(schema) : [schema])
+    for (const { rule, k } of rules) {
+      if (!parts.some(part => holds(part, rule, route.shared))) continue
+      const serves = route.kind === 'plain' ? 'declares no version, so serves every client' : route.kind === 'neutral' ? 'is version-neutral, so serves every version' : `declares ${olderOnes(route)}, so serves ${olderOnes(route)}`
+      throw coded(new Error(`fastify-api-versioning: route ${route.label} holds a schema that the change of ${list[k].text}, ${rule.at}, changes, but ${serves} the newest shape; declare it with versionChanges: true (one handler for every version), or with apiVersions: '${list[0].text}' alone`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+    }
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { kDocumentedResponses } from '../state.js'
+import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
@@ -36,11 +37,26 @@ export interface ChangingRoutes {
   readonly schemas: Set<object>
   /** The field rules whose schemas some route holds, in their version. */
   readonly held: Set<FieldRule>
+  /** The routes declared without versionChanges: true, which must not hold what a change changes. */
+  readonly others: OtherRoute[]
+}
+
+/** A route declared without versionChanges: true, as its check at ready reads it. */
+export interface OtherRoute {
+  readonly label: string
+  readonly schema: Record<string, unknown> | undefined
+  readonly shared: SharedSchemas
+  readonly kind: 'plain' | 'versioned' | 'neutral'
+  /** Its versions, supported and deprecated. */
+  readonly versions: readonly ApiVersion[]
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set() }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [] }
 }
+
+/** Set on the routes this stage makes of a route declared with versionChanges: true. */
+export const kMadeByChanges = Symbol('fastify-api-versioning.madeByChanges')
 
 /**
  * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into routes of
@@ -96,6 +112,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     const conversion = conversionFrom(steps, from, { versions, newest, queryNames, responses })
     const served = servedSchema(schemas[from], schemas[0])
     const shape = {
+      [kMadeByChanges]: true,
       schema: served,
       [kDocumentedResponses]: served === schemas[from] ? undefined : responses,
       apiVersions: versionsIn(indexes.map(i => list[i]), false),

@@ -50,6 +50,14 @@ export function resolveVersionList (value: unknown): VersionList | null {
     if (entry.deprecated !== undefined && typeof entry.deprecated !== 'boolean') fail(`${at}.deprecated must be a boolean`)
     return Object.freeze({ version, text: text as string, deprecated: entry.deprecated === true, changes: Object.freeze(rules) })
   })
+  // A change is what one version changed: listed under two, its migrations would run twice on one request.
+  const listedAt = new Map<ChangeRules, string>()
+  list.forEach(({ changes }, i) => changes.forEach((rules, j) => {
+    const at = `[${i}].changes[${j}]`
+    const earlier = listedAt.get(rules)
+    if (earlier !== undefined) fail(`${at} is the change listed at ${earlier} too: a change is what one version changed, so list it once, under that version (make another with versionChange() for another version)`)
+    listedAt.set(rules, at)
+  }))
   // Strictly descending: a version listed twice anywhere breaks the order next to one of its places.
   for (let i = 1; i < list.length; i++) {
     const [newer, older] = [list[i - 1], list[i]]

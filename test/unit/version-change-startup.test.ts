@@ -1,0 +1,65 @@
+import t from 'tap'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type ApiVersioningOptions } from '../../lib/index.js'
+
+// What would be silently wrong is refused at start-up, naming the change, the version and the instruction.
+
+const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String() })
+const renamed = versionChange({ description: "Orders have a 'createdAt' (it was 'created').", fields: [{ schema: Order, field: 'createdAt', renamedFrom: 'created' }] })
+const list = (change = renamed): ApiVersioningOptions['versionChanges'] => [{ version: '2.0', changes: [change] }, { version: '1.0' }]
+
+async function started (routes: (app: FastifyInstance) => void, versionChanges = list()): Promise<FastifyInstance> {
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges })
+  routes(app)
+  await app.ready()
+  return app
+}
+
+t.test('a field instruction on a twin of the schema a route holds (the same shape, another object)', async t => {
+  const Twin = Type.Object({ id: Type.Integer(), createdAt: Type.String() })
+  await t.rejects(started(app => app.get('/orders', { versionChanges: true, schema: { response: { 200: Twin } } }, async () => ({}))), {
+    code: 'FST_API_VERSIONING_INVALID_OPTION',
+    message: /versionChanges: the change of 2\.0, fields\[0\], names a schema that no route declared with versionChanges: true holds, but a route holds one just like it: schemas are matched by identity, so its routes would serve every version the newest shape/
+  })
+  const app = await started(app => app.get('/orders', { versionChanges: true, schema: { response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'x' })))
+  t.same((await app.inject('/orders?api-version=1.0')).json(), { id: 1, created: 'x' }, 'the very object: served as its version has it')
+})
+
+t.test('a route without versionChanges: true that holds a changed schema, where it serves older versions the newest shape', async t => {
+  const cases: Array<[string, (app: FastifyInstance) => void, RegExp]> = [
+    ['unversioned', app => app.get('/admin/orders', { schema: { response: { 200: Order } } }, async () => ({})), /route GET \/admin\/orders holds a schema that the change of 2\.0, fields\[0\], changes, but declares no version, so serves every client the newest shape; declare it with versionChanges: true \(one handler for every version\), or with apiVersions: '2\.0' alone/],
+    ['an older version', app => app.post('/orders', { apiVersions: ['1.0', '2.0'], schema: { body: Type.Object({ order: Order }) } }, async () => ({})), /route POST \/orders holds a schema .* but declares 1\.0, so serves 1\.0 the newest shape/],
+    ['version-neutral', app => app.get('/any', { apiVersionNeutral: true, schema: { querystring: Order } }, async () => ({})), /route GET \/any holds .* but is version-neutral, so serves every version the newest shape/]
+  ]
+  for (const [name, routes, message] of cases) await t.rejects(started(routes), { code: 'FST_API_VERSIONING_INVALID_DECLARATION', message }, name)
+  // Routes of the newest version alone, of versions the list has not, or holding nothing changed: as they are.
+  const app = await started(app => {
+    app.get('/newest', { apiVersions: '2.0', schema: { response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'x' }))
+    app.get('/other', { apiVersions: '9.0', schema: { response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'x' }))
+    app.get('/health', async () => 'ok')
+  })
+  t.equal((await app.inject('/health')).body, 'ok')
+})
+
+t.test('one change listed under two versions; an endpoint instruction naming a method no route declares', async t => {
+  await t.rejects(started(() => {}, [{ version: '3.0', changes: [renamed] }, { version: '2.0', changes: [renamed] }, { version: '1.0' }]), {
+    code: 'FST_API_VERSIONING_INVALID_OPTION',
+    message: /versionChanges\[1\]\.changes\[0\] is the change listed at \[0\]\.changes\[0\] too: a change is what one version changed, so list it once/
+  })
+  const endpoints = versionChange({ description: 'x', endpoints: [{ method: ['GET', 'POST'], url: '/orders', added: true }] })
+  await t.rejects(started(app => app.get('/orders', { versionChanges: true }, async () => 'ok'), list(endpoints)), {
+    message: /the change of 2\.0, endpoints\[0\], names the endpoint POST \/orders, which no route declared with versionChanges: true is/
+  })
+})
+
+t.test("a field a schema for convertToApiVersion alone needs converted: a response migration by that schema", async t => {
+  const Event = Type.Object({ id: Type.Integer() })
+  const gone = { schema: Event, field: 'kind', removed: { schema: { type: 'string' }, required: true } } as const
+  await t.rejects(started(() => {}, list(versionChange({ description: 'x', fields: [gone] }))), {
+    message: /the change of 2\.0, fields\[0\]: older versions require the field "kind", which this one no longer has, so convertToApiVersion needs a response migration by the schema \(no route holds it\)/
+  })
+  const app = await started(() => {}, list(versionChange({ description: 'x', fields: [gone], responses: [{ schema: Event, migrate: response => { (response.body as { kind: string }).kind = 'order' } }] })))
+  t.same(await app.convertToApiVersion({ schema: Event, value: { id: 1 }, version: '1.0' }), { id: 1, kind: 'order' })
+})
