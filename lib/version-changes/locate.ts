@@ -1,4 +1,5 @@
 import { isObject } from '../util/is-object.js'
+import { pointer } from '../util/json-pointer.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 
 type Schema = Record<string, unknown>
@@ -71,9 +72,10 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
   const nodes = new Map<object, LocNode<T>>()
   const all: Array<LocNode<T>> = []
 
-  function plan (given: unknown): LocNode<T> | null {
-    const schema = resolve(given, shared)
-    if (schema === null) return null
+  function plan (given: unknown, base: Schema): LocNode<T> | null {
+    const found = resolve(given, base, shared)
+    if (found === null) return null
+    const [schema, root] = found
     const known = nodes.get(schema)
     if (known !== undefined) return known
     const node: LocNode<T> = { tasks: [...tasksOf(schema)], kinds: kindsOf(schema), properties: [], patterns: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false, inner: false }
@@ -82,30 +84,30 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
     if (isObject(schema.properties)) {
       for (const [name, child] of Object.entries(schema.properties)) {
         node.known.add(name)
-        const planned = plan(child)
+        const planned = plan(child, root)
         if (planned !== null) node.properties.push([name, planned])
       }
     }
     if (isObject(schema.patternProperties)) {
       for (const [pattern, child] of Object.entries(schema.patternProperties)) {
-        const planned = plan(child)
+        const planned = plan(child, root)
         const expression = regExp(pattern)
         // A pattern JavaScript cannot read fails the app's validators first.
         if (planned !== null && expression !== null) node.patterns.push([expression, planned])
       }
     }
     const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : null
-    if (tuple !== null) for (const child of tuple) node.tuple.push(plan(child))
-    node.items = plan(tuple === null ? schema.items : Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems)
-    node.additional = plan(schema.additionalProperties)
+    if (tuple !== null) for (const child of tuple) node.tuple.push(plan(child, root))
+    node.items = plan(tuple === null ? schema.items : Array.isArray(schema.prefixItems) ? schema.items : schema.additionalItems, root)
+    node.additional = plan(schema.additionalProperties, root)
     for (const key of ['allOf', 'anyOf', 'oneOf']) {
       const members = schema[key]
-      if (Array.isArray(members)) for (const member of members) { const planned = plan(member); if (planned !== null) node.same.push(planned) }
+      if (Array.isArray(members)) for (const member of members) { const planned = plan(member, root); if (planned !== null) node.same.push(planned) }
     }
     return node
   }
 
-  const root = plan(schema)
+  const root = isObject(schema) ? plan(schema, schema) : null
   if (root === null) return null
   const parts = (node: LocNode<T>): Array<LocNode<T> | null> => [...node.properties.map(([, child]) => child), ...node.patterns.map(([, child]) => child), node.items, node.additional, ...node.tuple]
   // A node leads to a site when it has tasks or a part of it leads to one: settled over recursive schemas.
@@ -245,9 +247,26 @@ function regExp (pattern: string): RegExp | null {
 // More refs in a row than any schema needs: a ref that leads back to itself.
 const MAX_HOPS = 32
 
-// A schema of an object, `$ref`s to shared ones followed (a `$ref` that leads nowhere is no schema).
-function resolve (given: unknown, shared: SharedSchemas): Schema | null {
+/**
+ * A schema, `$ref`s followed: a local one (`#/definitions/Line`) within the schema it is in (`base`: the route's
+ * part, or the shared schema it is in), another to a shared schema; with the schema its own local refs resolve in.
+ * A `$ref` that leads nowhere is no schema.
+ */
+function resolve (given: unknown, base: Schema, shared: SharedSchemas): [Schema, Schema] | null {
   let at = isObject(given) ? given : null
-  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) at = hops === MAX_HOPS ? null : reached(at.$ref, shared)
-  return at
+  let root = base
+  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
+    const ref: string = at.$ref
+    if (hops === MAX_HOPS) return null
+    if (ref.startsWith('#')) {
+      const found = pointer(root, ref.slice(1))
+      at = isObject(found) ? found : null
+    } else {
+      at = reached(ref, shared)
+      const id = ref.split('#')[0]
+      const target = shared(id)
+      if (isObject(target)) root = target
+    }
+  }
+  return at === null ? null : [at, root]
 }

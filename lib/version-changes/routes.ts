@@ -147,9 +147,21 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     const renamed = step.rules.filter(rule => rule.kind === 'renamed' && isObject(newer.params) && locator(newer.params, node => names(rule, node) ? [rule] : [], shared) !== null)
     if (renamed.length > 0) fail(label, `the change of ${step.version}, ${renamed[0].at}, renames a path parameter, which the route's URL names in every version; declare the older versions' route apart instead, with apiVersions`)
     const older: Record<string, unknown> = { ...newer }
-    for (const part of PARTS) if (newer[part] !== undefined) older[part] = deriveSchema(newer[part], step, shared)
+    // Where a rule changes a schema, its data must be found to be converted: a schema under `not`, `if`, `contains`
+    // and the like is derived, but no value of it is converted.
+    const derived = (part: string, value: unknown): unknown => {
+      const applied = new Set<FieldRule>()
+      const result = deriveSchema(value, step, shared, applied)
+      for (const rule of applied) {
+        if (rule.kind !== 'changed' && locatorOf(value, [rule], shared) === null) {
+          fail(label, `the change of ${step.version}, ${rule.at}, changes a schema that its ${part} holds only where no value is converted (under not, if, then, else, contains, propertyNames or dependentSchemas); older versions would be told one shape and served another: hold that schema under properties, items, additionalProperties, patternProperties, allOf, anyOf or oneOf, or change the schema around it`)
+        }
+      }
+      return result
+    }
+    for (const part of PARTS) if (newer[part] !== undefined) older[part] = derived(part, newer[part])
     if (isObject(newer.response)) {
-      older.response = Object.fromEntries(Object.entries(newer.response).map(([status, value]) => [status, deriveSchema(value, step, shared)]))
+      older.response = Object.fromEntries(Object.entries(newer.response).map(([status, value]) => [status, derived(`response ${status}`, value)]))
     }
     schemas.push(older as FastifySchema)
   }

@@ -27,7 +27,7 @@ const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'de
  * in Fastify's validators); a shared schema that changes is copied in place of the `$ref` to it. Throws, naming the
  * version and rule, where a rule does not fit the schema (a field it lacks, a name it has already).
  */
-export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSchemas): unknown {
+export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSchemas, applied?: Set<FieldRule>): unknown {
   if (step.rules.length === 0) return schema
   const done = new Map<object, unknown>()
   // The shared schemas being derived, and those of them a `$ref` inside them reached again.
@@ -56,6 +56,10 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     if (derived === target) return node
     if (reentered.has(target)) {
       throw coded(new Error(`fastify-api-versioning: versionChanges: the changes of ${step.version} change the schema ${JSON.stringify(ref)}, which refers to itself; a recursive schema cannot be derived for older versions: change a schema it holds instead, or give the older versions a route of their own`), 'FST_API_VERSIONING_INVALID_OPTION')
+    }
+    // Its own local refs would resolve against the schema it is copied into: not derivable where it changes.
+    if (JSON.stringify(derived).includes('"$ref":"#')) {
+      throw coded(new Error(`fastify-api-versioning: versionChanges: the changes of ${step.version} change the shared schema ${JSON.stringify(ref)}, whose local $refs ('#/...') would resolve elsewhere in the copy older versions need; give the schemas those refs reach an $id of their own (app.addSchema), and refer to them by it`), 'FST_API_VERSIONING_INVALID_OPTION')
     }
     // What the $ref says beside it stays (a description), the copy in its place.
     const { $ref: _ref, ...beside } = node
@@ -91,6 +95,7 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     if (rules.length > 0) {
       copy ??= { ...node }
       apply(copy, rules, step.version, shared)
+      for (const rule of rules) applied?.add(rule)
     }
     if (copy === null) return node
     if (typeof copy.$id === 'string') {

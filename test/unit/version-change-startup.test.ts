@@ -63,3 +63,24 @@ t.test("a field a schema for convertToApiVersion alone needs converted: a respon
   const app = await started(() => {}, list(versionChange({ description: 'x', fields: [gone], responses: [{ schema: Event, migrate: response => { (response.body as { kind: string }).kind = 'order' } }] })))
   t.same(await app.convertToApiVersion({ schema: Event, value: { id: 1 }, version: '1.0' }), { id: 1, kind: 'order' })
 })
+
+t.test('a schema held only where no value is converted, or copied with local refs that would resolve elsewhere, is refused', async t => {
+  const Line = Type.Object({ sku: Type.String() })
+  const change = versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }] })
+  await t.rejects(started(app => app.post('/lines', { versionChanges: true, schema: { body: { type: 'object', if: Line, then: { required: ['sku'] } } } }, async () => 'ok'), list(change)), {
+    code: 'FST_API_VERSIONING_INVALID_DECLARATION',
+    message: /route POST \/lines: the change of 2\.0, fields\[0\], changes a schema that its body holds only where no value is converted \(under not, if, then, else, contains, propertyNames or dependentSchemas\)/
+  })
+  const Shared = { $id: 'Shared', type: 'object', definitions: { line: Line }, properties: { line: { $ref: '#/definitions/line' } } }
+  await t.rejects(started(app => {
+    app.addSchema(Shared)
+    app.post('/shared', { versionChanges: true, schema: { body: { $ref: 'Shared#' } } }, async () => 'ok')
+  }, list(versionChange({ description: 'x', fields: [{ schema: 'Shared', field: 'line', renamedFrom: 'item' }] }))), {
+    message: /the changes of 2\.0 change the shared schema "Shared#", whose local \$refs \('#\/\.\.\.'\) would resolve elsewhere in the copy older versions need/
+  })
+  // Local definitions of the route's own schema: derived in its copy, and found through their refs.
+  const seen: unknown[] = []
+  const app = await started(app => app.post('/local', { versionChanges: true, schema: { body: { type: 'object', definitions: { line: Line }, properties: { lines: { type: 'array', items: { $ref: '#/definitions/line' } } } } } }, async request => { seen.push(request.body); return 'ok' }), list(change))
+  t.equal((await app.inject({ method: 'POST', url: '/local?api-version=1.0', payload: { lines: [{ code: 'a' }] } })).statusCode, 200)
+  t.same(seen, [{ lines: [{ sku: 'a' }] }])
+})
