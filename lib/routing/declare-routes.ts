@@ -133,7 +133,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
-    const hiddenOnSend = append(undefined, headers, metrics?.hidden(route.url) ?? null)
+    const hiddenCount = metrics?.hidden(route.url) ?? null
     const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
@@ -153,7 +153,9 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
         if (!variants[i].hasFallback) onRequest = prepend(hooks.prefixRoot(root), onRequest)
       }
       if (variants[i].hasFallback) continue
-      this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend: hiddenOnSend, answer: hooks.answerProblem }))
+      const entry = table.entry(methods[i], pathKey)
+      const onSend = append(undefined, hooks.versionHeaders(entry.path, entry.own), hiddenCount)
+      this.route(hiddenRoute(route, methods[i], others, rootOfPrefix, { onRequest, onSend, answer: hooks.answerProblem }))
     }
   }
 

@@ -56,8 +56,12 @@ export function createRouteHooks (parts: HookParts) {
     reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary))
   }
 
-  /** The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. */
-  function versionHeaders (path: PathEntry | null): onSendHookHandler | null {
+  /**
+   * The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. The hidden
+   * route of a method (`own`: its versions) answers a version the path has but that method has not (an endpoint a
+   * version lacks) with that method's versions: never Unsupported beside a header that says it is supported.
+   */
+  function versionHeaders (path: PathEntry | null, own: PathEntry | null = null): onSendHookHandler | null {
     if (path === null || !reportApiVersions) {
       if (vary === null) return null
       return function apiVersionVary (request, reply, payload, done) {
@@ -67,15 +71,17 @@ export function createRouteHooks (parts: HookParts) {
     }
     return function apiVersionHeaders (request, reply, payload, done) {
       if (vary !== null) addVary(reply, vary)
-      let reported = path.reported
-      if (path.timed) {
+      const version = own === null ? null : ((request.raw as RawRequest)[kOutcome] as VersionOutcome).version
+      const entry = version !== null && own !== null && path.has(version.key) && !own.has(version.key) ? own : path
+      let reported = entry.reported
+      if (entry.timed) {
         // An enforced sunset changes what is reported: at the request's time, or nothing on the 500 of a clock
         // that failed (while routing, or here, which answers with its error).
         const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
         if (outcome.error !== null) return done(null, payload)
         const time = timeOf(outcome)
         if (outcome.error !== null) return done(outcome.error)
-        reported = path.at(time)
+        reported = entry.at(time)
       }
       if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
       if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)

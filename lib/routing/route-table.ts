@@ -77,6 +77,11 @@ export class PathEntry {
     this.timed = this.periods.length > 1
   }
 
+  /** Whether a version (by key) is one of the path's, implemented or advertised. */
+  has (key: string): boolean {
+    return this.implemented.has(key) || this.advertised.has(key)
+  }
+
   /** The header values in force at `time` (a finite number); only a timed path has more than one period. */
   at (time: number): ReportedVersions {
     let i = this.periods.length - 1
@@ -99,6 +104,8 @@ export interface MethodEntry {
   handlers: number
   readonly variants: Map<string, ConstraintVariant>
   readonly path: PathEntry
+  /** The versions of this method alone: what an Unsupported answer reports for a version only other methods have. */
+  readonly own: PathEntry
 }
 
 /** find-my-way's limit of handlers on one method and path once constraints are in use. */
@@ -200,7 +207,7 @@ export class RouteTable {
     if (entry === undefined) {
       let path = this.paths.get(pathKey)
       if (path === undefined) this.paths.set(pathKey, path = new PathEntry())
-      entry = { kind: null, handlers: 0, variants: new Map(), path }
+      entry = { kind: null, handlers: 0, variants: new Map(), path, own: new PathEntry() }
       this.methods.set(id, entry)
     }
     return entry
@@ -243,12 +250,14 @@ export class RouteTable {
       if (!this.forms.has(v.key)) this.forms.set(v.key, String(v))
     }
     entry.path.add(declaration, label)
+    entry.own.add(declaration, label)
     for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)
     return variant
   }
 
   seal (retiresAt: (version: ApiVersion) => number | null): void {
     for (const path of this.paths.values()) path.seal(retiresAt)
+    for (const entry of this.methods.values()) entry.own.seal(retiresAt)
   }
 }
 

@@ -115,3 +115,17 @@ t.test('Vary names the version headers on versioned and neutral routes, after an
   t.notOk((await queryOnly.inject('/a?api-version=1')).headers.vary, 'no header reader, no Vary')
   t.notOk((await queryOnly.inject('/n')).headers.vary)
 })
+
+t.test("an Unsupported version that another method of the path has: that method's versions, never a header that says it is supported", async t => {
+  const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('get'))
+    app.post('/orders', { apiVersions: '2.0', deprecatedApiVersions: '1.5' }, says('post'))
+  })
+  const res = await app.inject({ method: 'POST', url: '/orders?api-version=1.0' })
+  t.same([res.statusCode, res.json().code], [400, 'UnsupportedApiVersion'])
+  t.equal(res.headers['api-supported-versions'], '2.0')
+  t.equal(res.headers['api-deprecated-versions'], '1.5')
+  const elsewhere = await app.inject({ method: 'POST', url: '/orders?api-version=3.0' })
+  t.equal(elsewhere.headers['api-supported-versions'], '1.0, 2.0', 'a version no method has: the path\'s')
+  t.equal(elsewhere.headers['api-deprecated-versions'], '1.5')
+})

@@ -144,9 +144,12 @@ t.test('endpoints exist where their instructions say; elsewhere a version of the
   t.equal((await app.inject({ method: 'DELETE', url: '/orders/7?api-version=2023-01-01' })).statusCode, 204, 'removed in 2023-06-01: there before it')
   const gone = await app.inject({ method: 'DELETE', url: '/orders/7?api-version=2023-06-01' })
   t.same(gone.json(), problem('unsupported'))
-  // The version headers are the path's, all its methods (GET /orders/:id is in every version).
+  // Never Unsupported beside a header that says the version is supported (GET /orders/:id is in every version):
+  // the versions of that method and path, DELETE's alone.
   t.equal(gone.headers['api-deprecated-versions'], '2023-01-01')
-  t.equal(gone.headers['api-supported-versions'], '2023-06-01, 2024-01-01, 2024-06-01')
+  t.equal(gone.headers['api-supported-versions'], undefined)
+  const unspecified = await app.inject({ method: 'DELETE', url: '/orders/7' })
+  t.equal(unspecified.headers['api-supported-versions'], '2023-06-01, 2024-01-01, 2024-06-01', "other problems report the path's versions, all its methods")
 })
 
 t.test('the newest version runs no conversion code: one route a shape, the newest the app\'s own', async t => {
