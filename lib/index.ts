@@ -26,7 +26,7 @@ import { kState } from './state.js'
 import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
 import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
-import { convertToApiVersion, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
+import { valueConverter, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 import { sharedSchemas } from './version-changes/shared-ref.js'
 
 export { ApiVersion } from './api-version.js'
@@ -140,7 +140,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
     writing.problem(this, problem)
     return this
   })
-  fastify.decorate('convertToApiVersion', (given: ConvertToApiVersionOptions) => convertToApiVersion(options.versionList, shared, given))
+  fastify.decorate('convertToApiVersion', valueConverter(options.versionList, shared, fastify))
   done()
 }
 

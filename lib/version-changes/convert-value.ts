@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module'
+import type { FastifyInstance } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
+import { peerRequire } from '../openapi/peer-require.js'
 import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, planSteps, type ReplyState, type VersionSchemas } from './conversion.js'
+import { conversionFrom, planSteps, type Down, type ReplyState, type VersionSchemas } from './conversion.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
@@ -21,32 +24,78 @@ function fail (message: string): never {
   throw coded(new TypeError(`fastify-api-versioning: convertToApiVersion: ${message}`), 'FST_API_VERSIONING_INVALID_OPTION')
 }
 
+type Serialize = (value: unknown) => string
+type Compiler = (route: { schema: unknown, method: string, url: string, httpStatus: string }) => Serialize
+
+/** How one version shows values of one schema: its conversion, and its serializer (made at the first use). */
+interface Shown {
+  readonly down: Down | null
+  readonly schema: unknown
+  serialize: Serialize | null
+}
+
 /**
- * A copy of `value` (the newest version's shape) as `version` shows it, through what responses of that schema go
- * through (renames, fields the version lacks dropped, response migrations that name the schema or one it holds):
- * for webhooks and events pinned to a client's version. The value is not changed. A promise, as migrations may be
- * async; what is wrong with the options (a version not in the list, a schema that is none) rejects it, as what a
- * migration throws does.
+ * `app.convertToApiVersion` of one plugin instance: a copy of `value` (the newest version's shape) as `version`
+ * shows it, exactly as a route would serve it with that schema: through what responses of that schema go through
+ * (renames, fields the version lacks dropped, response migrations that name the schema or one it holds), then
+ * written with the version's schema as the app's serializer writes a response (properties it does not declare
+ * left out) and read back. For webhooks and events pinned to a client's version. The value is not changed. A
+ * promise, as migrations may be async; what is wrong with the options (a version not in the list, a schema that is
+ * none) rejects it, as what a migration throws, or a value the schema cannot write, does. What each schema and
+ * version needs is planned once, at its first use.
  */
-export async function convertToApiVersion (list: VersionList | null, shared: SharedSchemas, options: ConvertToApiVersionOptions): Promise<unknown> {
-  if (list === null) fail('needs the versionChanges option of the plugin')
-  if (!isObject(options)) fail(`needs { schema, value, version } (got ${messageOf(options)})`)
-  const { schema: given, value, version } = options
-  const schema = typeof given === 'string' ? shared(given) : given
-  if (!isObject(schema)) fail(`schema must be a schema object or the $id of a shared schema (got ${typeof given === 'string' ? `${JSON.stringify(given)}, which no shared schema has` : messageOf(given)})`)
-  const wanted = version instanceof ApiVersion ? version : typeof version === 'string' ? ApiVersion.tryParse(version) : null
-  const index = wanted === null ? -1 : list.findIndex(listed => listed.version.equals(wanted))
-  if (index === -1) fail(`version ${messageOf(version)} is not in versionChanges (${list.map(listed => listed.text).join(', ')})`)
-  const schemas: VersionSchemas[] = []
-  let at: unknown = schema
-  for (let k = 0; k <= index; k++) {
-    schemas.push({ response: { default: at } })
-    if (k < index) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
+export function valueConverter (list: VersionList | null, shared: SharedSchemas, app: FastifyInstance): (options: ConvertToApiVersionOptions) => Promise<unknown> {
+  const plans = new WeakMap<object, Shown[]>()
+  let compiler: Compiler | null = null
+
+  function shownIn (schema: object, index: number, listed: VersionList): Shown {
+    let shown = plans.get(schema)
+    if (shown === undefined) {
+      const schemas: VersionSchemas[] = []
+      let at: unknown = schema
+      for (let k = 0; k < listed.length; k++) {
+        schemas.push({ response: { default: at } })
+        if (k < listed.length - 1) at = deriveSchema(at, { version: listed[k].text, rules: listed[k].changes.flatMap(change => change.fields) }, shared)
+      }
+      const steps = planSteps(listed, [], schemas, shared)
+      const context = { versions: listed.map(entry => entry.text), newest: schemas[0], queryNames: [], responses: {} }
+      shown = schemas.map((version, k) => ({ down: conversionFrom(steps, k, context).down, schema: version.response?.default, serialize: null }))
+      plans.set(schema, shown)
+    }
+    return shown[index]
   }
-  const convert = conversionFrom(planSteps(list, [], schemas, shared), index, { versions: list.map(listed => listed.text), newest: schemas[0], queryNames: [], responses: {} }).down
-  // A copy whatever happens, so that the caller may change it.
-  const copy = structuredClone(value)
-  return convert === null ? copy : await convert(standIn(), copy)
+
+  // The app's serializer compiler where it set one, else Fastify's own (fast-json-stringify, with its shared schemas).
+  function serializerOf (shown: Shown): Serialize {
+    if (shown.serialize === null) {
+      compiler ??= (app as unknown as { serializerCompiler?: Compiler }).serializerCompiler ?? fastifysOwn(app)
+      shown.serialize = compiler({ schema: shown.schema, method: 'POST', url: '/convertToApiVersion', httpStatus: '200' })
+    }
+    return shown.serialize
+  }
+
+  return async function convert (options) {
+    if (list === null) fail('needs the versionChanges option of the plugin')
+    if (!isObject(options)) fail(`needs { schema, value, version } (got ${messageOf(options)})`)
+    const { schema: given, value, version } = options
+    const schema = typeof given === 'string' ? shared(given) : given
+    if (!isObject(schema)) fail(`schema must be a schema object or the $id of a shared schema (got ${typeof given === 'string' ? `${JSON.stringify(given)}, which no shared schema has` : messageOf(given)})`)
+    const wanted = version instanceof ApiVersion ? version : typeof version === 'string' ? ApiVersion.tryParse(version) : null
+    const index = wanted === null ? -1 : list.findIndex(listed => listed.version.equals(wanted))
+    if (index === -1) fail(`version ${messageOf(version)} is not in versionChanges (${list.map(listed => listed.text).join(', ')})`)
+    const shown = shownIn(schema, index, list)
+    // A copy whatever happens, so that the caller may change it.
+    const copy = structuredClone(value)
+    const converted = shown.down === null ? copy : await shown.down(standIn(), copy)
+    return JSON.parse(serializerOf(shown)(converted))
+  }
+}
+
+// Fastify's default serializer compiler, as Fastify builds it from its own dependency and the app's shared schemas.
+function fastifysOwn (app: FastifyInstance): Compiler {
+  const fromFastify = createRequire(peerRequire.resolve('fastify'))
+  const SerializerSelector = fromFastify('@fastify/fast-json-stringify-compiler') as () => (schemas: unknown, options?: unknown) => Compiler
+  return SerializerSelector()(app.getSchemas())
 }
 
 // What the response migrations read of a reply: a 200 without headers.

@@ -570,3 +570,15 @@ t.test('a change of requiredness or type whose data would not convert by itself 
   t.equal((await app.inject('/notes?api-version=1.0')).body, '{"text":"a","size":"3"}')
   t.equal((await app.inject('/notes?api-version=2.0')).body, '{"text":"a","size":3}')
 })
+
+t.test('convertToApiVersion gives exactly what a route serves for the same value: what the schema does not declare left out', async t => {
+  const app = await service()
+  app.log.level = 'silent'
+  const extra = { ...order(8), secret: 'kept out', lines: [{ sku: 'tea', quantity: 2, cost: 1 }] }
+  for (const version of ['2024-06-01', '2024-01-01', '2023-06-01', '2023-01-01']) {
+    const converted = await app.convertToApiVersion({ schema: Order, value: extra, version })
+    t.notOk('secret' in (converted as object), `${version}: no property the schema lacks`)
+    t.same(converted, (await app.inject(`/orders/8?api-version=${version}`)).json(), `${version}: as GET /orders/8 serves it`)
+  }
+  await t.rejects(app.convertToApiVersion({ schema: Order, value: { id: 1 }, version: '2024-06-01' }), /required/, 'a value its schema cannot write, as a route would fail to')
+})
