@@ -58,8 +58,9 @@ export function createRouteHooks (parts: HookParts) {
 
   /**
    * The headers of every response of a versioned route (`path`) or a neutral one (null); null when none. The hidden
-   * route of a method (`own`: its versions) answers a version the path has but that method has not (an endpoint a
-   * version lacks) with that method's versions: never Unsupported beside a header that says it is supported.
+   * route of a method (`own`: its versions, and the path's advertised ones) answers a version another method
+   * implements (an endpoint a version lacks) with that method's versions: never Unsupported beside a header that
+   * says it is supported here.
    */
   function versionHeaders (path: PathEntry | null, own: PathEntry | null = null): onSendHookHandler | null {
     if (path === null || !reportApiVersions) {
@@ -72,7 +73,7 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionHeaders (request, reply, payload, done) {
       if (vary !== null) addVary(reply, vary)
       const version = own === null ? null : ((request.raw as RawRequest)[kOutcome] as VersionOutcome).version
-      const entry = version !== null && own !== null && path.has(version.key) && !own.has(version.key) ? own : path
+      const entry = version !== null && own !== null && path.implements(version.key) && !own.implements(version.key) ? own : path
       let reported = entry.reported
       if (entry.timed) {
         // An enforced sunset changes what is reported: at the request's time, or nothing on the 500 of a clock

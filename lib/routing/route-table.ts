@@ -77,9 +77,14 @@ export class PathEntry {
     this.timed = this.periods.length > 1
   }
 
-  /** Whether a version (by key) is one of the path's, implemented or advertised. */
-  has (key: string): boolean {
-    return this.implemented.has(key) || this.advertised.has(key)
+  /** Whether a route here implements a version (by key). */
+  implements (key: string): boolean {
+    return this.implemented.has(key)
+  }
+
+  /** Reports the versions `path` advertises as well: another service's versions are the whole path's. */
+  advertise (path: PathEntry): void {
+    for (const [key, advertised] of path.advertised) if (!this.advertised.has(key)) this.advertised.set(key, advertised)
   }
 
   /** The header values in force at `time` (a finite number); only a timed path has more than one period. */
@@ -257,7 +262,10 @@ export class RouteTable {
 
   seal (retiresAt: (version: ApiVersion) => number | null): void {
     for (const path of this.paths.values()) path.seal(retiresAt)
-    for (const entry of this.methods.values()) entry.own.seal(retiresAt)
+    for (const entry of this.methods.values()) {
+      entry.own.advertise(entry.path)
+      entry.own.seal(retiresAt)
+    }
   }
 }
 

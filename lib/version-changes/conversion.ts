@@ -171,12 +171,7 @@ function preSerialization (convert: Down): preSerializationHookHandler<unknown> 
   return function apiVersionResponseChanges (request, reply, payload, done) {
     if (reply.statusCode >= 400) return done(null, payload)
     converted.add(reply)
-    let body: unknown
-    try {
-      body = convert(reply, payload)
-    } catch (error) {
-      return done(error as Error)
-    }
+    const body = convert(reply, payload)
     if (isThenable(body)) Promise.resolve(body).then(value => done(null, value), done)
     else done(null, body)
   }
@@ -190,8 +185,8 @@ function onSend (convert: Down, down: readonly ResponseStep[], context: Conversi
       if (forStatus(step.auto, status) !== undefined) return 'data'
       for (const { rule, route, byStatus } of step.migrations) {
         if (!runsFor(rule, status)) continue
-        if (!route && forStatus(byStatus, status) !== undefined) return 'data'
         if (route) need = 'body'
+        else if (forStatus(byStatus, status) !== undefined) return 'data'
       }
     }
     return need

@@ -1,5 +1,5 @@
 import { typesOf, typesText, within } from './json-types.js'
-import type { Step } from './conversion.js'
+import type { RequestStep, Step } from './conversion.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
 
@@ -61,7 +61,8 @@ export function missingMigrations (rule: FieldRule, holding: Holding, step: Step
   const missing: string[] = []
   if (need.request !== null) {
     for (const part of holding.parts) {
-      const covered = step.request?.migrations.some(({ rule: migration, locates }) => locates === null || (locates.some(([at]) => at === part) && covers(migration.schema))) ?? false
+      // A changed field the route's requests hold makes a request step.
+      const covered = (step.request as RequestStep).migrations.some(({ rule: migration, locates }) => locates === null || (locates.some(([at]) => at === part) && covers(migration.schema)))
       if (!covered) missing.push(`${need.request}, so a request of the version before needs a request migration (by this route, or by the schema in its ${part}) to convert it`)
     }
   }

@@ -18,7 +18,7 @@ export function forStatus<T> (byStatus: ReadonlyMap<string, T> | Readonly<Record
  */
 export function convertedBody (reply: FastifyReply, payload: unknown, data: boolean, convert: (reply: FastifyReply, body: unknown) => unknown, responses: Readonly<Record<string, unknown>>): unknown {
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null
-  const json = text !== null && (data || /json/i.test(String(reply.getHeader('content-type') ?? '')))
+  const json = text !== null && (data || /json/i.test(String(reply.getHeader('content-type'))))
   let body = payload
   if (json) {
     try {
@@ -27,7 +27,7 @@ export function convertedBody (reply: FastifyReply, payload: unknown, data: bool
       throw refused(reply, 'a text that is no JSON')
     }
   } else if (data) {
-    throw refused(reply, text !== null ? 'a text' : payload === undefined || payload === null ? 'no body' : 'a stream')
+    throw refused(reply, payload === undefined || payload === null ? 'no body' : 'a stream')
   }
   const converted = convert(reply, body)
   return isThenable(converted) ? Promise.resolve(converted).then(value => written(reply, value, json, responses)) : written(reply, converted, json, responses)
@@ -40,11 +40,11 @@ function refused (reply: FastifyReply, what: string): Error {
 // What a conversion gave, as a payload: a body that is no JSON value (a text, Buffer or stream a migration gave) as
 // it is; else JSON, written with the version's schema for the status.
 function written (reply: FastifyReply, body: unknown, json: boolean, responses: Readonly<Record<string, unknown>>): unknown {
-  if (typeof body === 'string' || Buffer.isBuffer(body) || (!json && (body === undefined || body === null)) || isStream(body)) return body
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body) || isStream(body) || (!json && body === null)) return body
   const schema = forStatus(responses, reply.statusCode)
   let text: string
   try {
-    text = schema === undefined ? JSON.stringify(body) ?? 'null' : reply.compileSerializationSchema(schema as Record<string, unknown>, String(reply.statusCode))(body as Record<string, unknown>)
+    text = schema === undefined ? JSON.stringify(body) : reply.compileSerializationSchema(schema as Record<string, unknown>, String(reply.statusCode))(body as Record<string, unknown>)
   } catch (error) {
     throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: the response (status ${reply.statusCode}) of ${reply.request.method} ${reply.request.routeOptions.url}, converted for version ${String(reply.request.apiVersion)}, cannot be written with that version's schema for it`, error)
   }

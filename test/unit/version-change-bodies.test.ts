@@ -227,3 +227,86 @@ t.test("a migration's returned value replaces the body; one of another kind is r
   t.match(assigned.json().message, /the change of 2\.0, responses\[0\]: its migrate returned a number, where the response body it converts is an object; return nothing to keep response\.body as the migration changed it, or return the new body/)
   t.equal(log.lines.filter(line => line.level === 50).length, 1)
 })
+
+t.test('a converted error that its version\'s schema cannot write is a 500; a `default` schema keeps the newest one for errors', async t => {
+  const Problem = Type.Object({ code: Type.String(), message: Type.String() })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Problem, field: 'code', renamedFrom: 'kind' }],
+    responses: [{ route: 'GET /broken', errors: true, migrate: response => { if (response.statusCode === 404) delete (response.body as { message?: string }).message } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/broken', { versionChanges: true, schema: { response: { 404: Problem } } }, async (request, reply) => reply.code(404).send({ code: 'x', message: 'm' }))
+  app.get('/defaulted', { versionChanges: true, schema: { response: { default: Problem } } }, async (request, reply) => reply.code(409).send({ code: 'x', message: 'm' }))
+  const broken = await app.inject('/broken?api-version=1.0')
+  t.equal(broken.statusCode, 500)
+  t.match(broken.json().message, /the response \(status 404\) of GET \/broken, converted for version 1\.0, cannot be written with that version's schema for it/)
+  t.same((await app.inject('/defaulted?api-version=1.0')).json(), { kind: 'x', message: 'm' }, 'an error written with the newest default, then converted')
+  t.same((await app.inject('/defaulted?api-version=2.0')).json(), { code: 'x', message: 'm' })
+})
+
+t.test('a body a route migration gives for an empty one is written as JSON; a nullable object is converted where it is one', async t => {
+  const Line = Type.Object({ sku: Type.String() })
+  const Holder = Type.Object({ line: Type.Union([Line, Type.Null()]) })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }],
+    responses: [{ route: 'DELETE /things', migrate: response => { response.statusCode = 200; return { deleted: true } } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.delete('/things', { versionChanges: true }, async (request, reply) => reply.code(204).send())
+  app.get('/holders/:n', { versionChanges: true, schema: { response: { 200: Holder } } }, async request => ({ line: (request.params as { n: string }).n === '0' ? null : { sku: 's' } }))
+  const deleted = await app.inject({ method: 'DELETE', url: '/things?api-version=1.0' })
+  t.same([deleted.statusCode, deleted.headers['content-type'], deleted.json()], [200, 'application/json; charset=utf-8', { deleted: true }])
+  t.same((await app.inject('/holders/0?api-version=1.0')).json(), { line: null })
+  t.same((await app.inject('/holders/1?api-version=1.0')).json(), { line: { code: 's' } })
+})
+
+t.test('a schema migration runs only for the statuses whose schemas hold its schema; an empty body where data must convert is refused', async t => {
+  const Thing = Type.Object({ n: Type.Integer() })
+  const Other = Type.Object({ m: Type.Integer() })
+  const Nullable = { type: ['object', 'null'], properties: { sku: { type: 'string' } } }
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Nullable, field: 'sku', renamedFrom: 'code' }],
+    responses: [{ schema: Thing, errors: true, migrate: response => { (response.body as { n: number }).n = -1 } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/things/:status', { versionChanges: true, schema: { response: { 200: Thing, 201: Other, 404: Other, 409: Thing } } }, async (request, reply) => {
+    const status = Number((request.params as { status: string }).status)
+    return reply.code(status).send(status === 200 || status === 409 ? { n: 1 } : { m: 1 })
+  })
+  app.get('/nullable/:empty', { versionChanges: true, schema: { response: { 200: Nullable } } }, async (request, reply) => (request.params as { empty: string }).empty === 'yes' ? reply.send() : null)
+  t.same((await app.inject('/things/200?api-version=1.0')).json(), { n: -1 })
+  t.same((await app.inject('/things/201?api-version=1.0')).json(), { m: 1 }, 'another schema of a success status')
+  t.same((await app.inject('/things/404?api-version=1.0')).json(), { m: 1 }, 'another schema of an error status')
+  t.same((await app.inject('/things/409?api-version=1.0')).json(), { n: -1 }, 'its schema, of an error status')
+  t.equal((await app.inject('/nullable/no?api-version=1.0')).body, 'null', 'a null where the schema admits it')
+  const empty = await app.inject('/nullable/yes?api-version=1.0')
+  t.equal(empty.statusCode, 500)
+  t.match(empty.json().message, /is no body, but its schema changes in that version, so its data must be converted: send the value \(an object\), not an empty body/)
+})
+
+t.test('a migration by $id gives what a shared schema needs; a change of a path parameter alone is a route of its own', async t => {
+  const Money = { $id: 'Money', type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] }
+  const Params = Type.Object({ id: Type.String() })
+  const change = versionChange({
+    description: 'x',
+    fields: [
+      { schema: 'Money', field: 'amount', changed: { schema: { type: 'string' } } },
+      { schema: Params, field: 'id', changed: { schema: { type: 'string', pattern: '^[0-9]+$' } } }
+    ],
+    responses: [{ schema: 'Money', migrate: response => { const body = response.body as { amount: unknown }; body.amount = String(body.amount) } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.addSchema(Money)
+  app.get('/prices/:id', { versionChanges: true, schema: { params: Params, response: { 200: { $ref: 'Money#' } } } }, async () => ({ amount: 2.5 }))
+  app.get('/ids/:id', { versionChanges: true, schema: { params: Params } }, async request => (request.params as { id: string }).id)
+  t.same((await app.inject('/prices/1?api-version=1.0')).json(), { amount: '2.5' })
+  t.equal((await app.inject('/ids/abc?api-version=1.0')).statusCode, 400, '1.0 took numeric ids only')
+  t.equal((await app.inject('/ids/abc?api-version=2.0')).body, 'abc')
+})

@@ -168,3 +168,27 @@ t.test('one object in many places is one site with every place: linear in the pl
   t.equal(sites[0].places.length, 100_000)
   t.not(box.value, value, 'the array that holds it, copied')
 })
+
+t.test('what a schema admits, by its type or its keywords; refs that lead nowhere; a schema among its own members', async t => {
+  const tasks = (node: object): string[] => (node as { tag?: string }).tag === undefined ? [] : [(node as { tag: string }).tag]
+  const Order: Schema = {
+    type: 'object',
+    properties: {
+      nullable: { tag: 'nullable', type: ['number', 'null'] },
+      strange: { tag: 'strange', type: 'foo' },
+      open: { tag: 'open', patternProperties: { '^a': {} } },
+      more: { tag: 'more', additionalProperties: {} },
+      list: { tag: 'list', items: {} },
+      tuple: { tag: 'tuple', prefixItems: [{}] },
+      lost: { $ref: '#/definitions/missing' },
+      loop: { $ref: '#/definitions/loop' }
+    },
+    definitions: { loop: { tag: 'loop', anyOf: [{ type: 'string' }, { $ref: '#/definitions/loop' }] } }
+  }
+  const locate = locator(Order, tasks, none) as NonNullable<ReturnType<typeof locator>>
+  const value = { nullable: null, strange: 1, open: { a: 1 }, more: { b: 2 }, list: [1], tuple: ['x'], lost: 1, loop: 'text', undefined }
+  const found = locate({ value: { ...value, nullable: null, undefined: undefined, more: [] } }, 'none').map(site => site.tasks[0])
+  t.same(found, ['nullable', 'open', 'list', 'tuple', 'loop'], 'null where null is admitted, objects where object keywords stand, arrays where array ones do, a text where a member takes one')
+  const none2 = locate({ value: { nullable: 'x', strange: 'y', list: { a: 1 }, loop: undefined } }, 'none')
+  t.same(none2.map(site => site.tasks[0]), [], 'a kind its schema does not admit, an unknown type, undefined')
+})

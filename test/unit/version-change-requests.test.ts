@@ -100,3 +100,32 @@ t.test("a validator compiler's other answers, as Fastify takes them: { value }, 
     if (kind === 'promise') t.match([zero.statusCode, zero.json().message], [500, /no reason given/])
   }
 })
+
+t.test('a changed field of one type, with no migration, is checked against the newest schema all the same: by an async validator too', async t => {
+  const Note = Type.Object({ text: Type.String({ maxLength: 3 }) })
+  const change = versionChange({ description: 'Notes are short.', fields: [{ schema: Note, field: 'text', changed: { schema: { type: 'string' } } }] })
+  const app = Fastify()
+  const seen: unknown[] = []
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const validator = (schema: { properties?: { text?: { maxLength?: number } } }) => async (data: { text: string }) => data.text.length <= (schema.properties?.text?.maxLength ?? Infinity)
+  app.post('/notes', { versionChanges: true, schema: { body: Note }, validatorCompiler: ({ schema }) => validator(schema as never) as never }, async request => { seen.push(request.body); return 'ok' })
+  t.equal((await app.inject({ method: 'POST', url: '/notes?api-version=1.0', payload: { text: 'abc' } })).statusCode, 200)
+  const long = await app.inject({ method: 'POST', url: '/notes?api-version=1.0', payload: { text: 'abcdef' } })
+  t.same([long.statusCode, seen], [500, [{ text: 'abc' }]])
+  t.match(long.json().message, /does not fit the body schema of 2\.0 \(no reason given\); one of these leaves it so: the change of 2\.0, fields\[0\]/)
+})
+
+t.test("a validator's errors that are no objects, and a migration that returns null for an object", async t => {
+  const Order = Type.Object({ total: Type.Number() })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Order, field: 'total', changed: { schema: { type: 'string' } } }],
+    requests: [{ schema: Order, migrate: request => (request.body as { total: string }).total === 'null' ? null : { total: Number((request.body as { total: string }).total) } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const compile = () => Object.assign((data: { total: unknown }) => typeof data.total === 'string' || data.total === 1, { errors: ['total is not one'] })
+  app.post('/orders', { versionChanges: true, schema: { body: Order }, validatorCompiler: compile as never }, async () => 'ok')
+  t.match((await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: '2' } })).json().message, /\(body total is not one\)/)
+  t.match((await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: 'null' } })).json().message, /its migrate returned null, where the request body it converts is an object/)
+})

@@ -84,3 +84,14 @@ t.test('a schema held only where no value is converted, or copied with local ref
   t.equal((await app.inject({ method: 'POST', url: '/local?api-version=1.0', payload: { lines: [{ code: 'a' }] } })).statusCode, 200)
   t.same(seen, [{ lines: [{ sku: 'a' }] }])
 })
+
+t.test('a response migration by $id gives what a schema for convertToApiVersion alone needs', async t => {
+  const Event = { $id: 'Event', type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: 'Event', field: 'kind', removed: { schema: { type: 'string' }, required: true } }],
+    responses: [{ schema: 'Event', migrate: response => { (response.body as { kind: string }).kind = 'order' } }]
+  })
+  const app = await started(app => app.addSchema(Event), list(change))
+  t.same(await app.convertToApiVersion({ schema: 'Event', value: { id: 1 }, version: '1.0' }), { id: 1, kind: 'order' })
+})
