@@ -12,7 +12,6 @@ import { logged } from './helpers.js'
 // Every response of an older version passes its conversion: errors of every origin, and bodies of every kind.
 
 const NotFound = Type.Object({ code: Type.String(), message: Type.String() }, { $id: 'NotFound' })
-const Gone = Type.Object({ error_code: Type.String(), message: Type.String() })
 const Thing = Type.Object({ id: Type.Integer(), name: Type.String() })
 
 function gone (seen: string[] = []): VersionChange {

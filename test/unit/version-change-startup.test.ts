@@ -54,7 +54,7 @@ t.test('one change listed under two versions; an endpoint instruction naming a m
   })
 })
 
-t.test("a field a schema for convertToApiVersion alone needs converted: a response migration by that schema", async t => {
+t.test('a field a schema for convertToApiVersion alone needs converted: a response migration by that schema', async t => {
   const Event = Type.Object({ id: Type.Integer() })
   const gone = { schema: Event, field: 'kind', removed: { schema: { type: 'string' }, required: true } } as const
   await t.rejects(started(() => {}, list(versionChange({ description: 'x', fields: [gone] }))), {
