@@ -11,9 +11,9 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'release-gate')
 
 interface Run { code: number, stdout: string, stderr: string }
 
-async function gate (t: Test, argv: string[], variant: Variant = 'released'): Promise<Run> {
-  served.variant = variant
-  t.teardown(() => { served.variant = 'released' })
+async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes'): Promise<Run> {
+  Object.assign(served, { variant, closing })
+  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes' }))
   let stdout = ''
   let stderr = ''
   const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures })
@@ -141,7 +141,7 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed\n')
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
   // Checked, then the app would not close: what holds the process may keep it from ending.
-  t.same(await gate(t, ['check', ...app], 'close-fails'), {
+  t.same(await gate(t, ['check', ...app], 'released', 'fails'), {
     code: 2,
     stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
     stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
@@ -157,18 +157,54 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)
 })
 
+t.test('an app that does not load or become ready within --ready-timeout is exit 2, naming the step that never ended', async t => {
+  const dir = await released(t)
+  const late = (what: string) => `fastify-api-versioning: --app ${what} within 0.05 s: it waits for something that never comes (a connection, a plugin or hook that never ends); make it end, or give it longer with --ready-timeout <seconds>\n`
+  const quick = ['--dir', dir, '--ready-timeout', '0.05']
+  t.same(await gate(t, ['check', '--app', 'never-loads.mjs', ...quick]), { code: 2, stdout: '', stderr: late('never-loads.mjs: the module did not finish loading') }, 'a top-level await')
+  t.same(await gate(t, ['check', '--app', 'app.ts', ...quick], 'never-built'), { code: 2, stdout: '', stderr: late('app.ts: its default export, a function, did not return') }, 'a build')
+  t.same(await gate(t, ['check', '--app', 'promised-never.mjs', ...quick]), { code: 2, stdout: '', stderr: late('promised-never.mjs: its default export, a promise, did not settle') }, 'a promise of the app')
+  // Not closed after: Fastify would close it only once it had started. Nothing waits for that.
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', ...quick], 'never-ready', 'hangs'), { code: 2, stdout: '', stderr: late('app.ts: the app did not become ready (ready())') }, 'an onReady hook')
+})
+
+t.test('the verdict is written before the app closes, and closing is bounded by --close-timeout: breaking changes stay exit 1', async t => {
+  const dir = await released(t)
+  const quick = ['--app', 'app.ts', '--dir', dir, '--close-timeout', '0.05']
+  const hangs = 'fastify-api-versioning: --app app.ts: closing the app (close()) did not finish within 0.05 s: an onClose hook never ends; make it end, or give it longer with --close-timeout <seconds>\n'
+  const fine = (await gate(t, ['check', ...quick])).stdout
+  t.same(await gate(t, ['check', ...quick], 'released', 'hangs'), { code: 2, stdout: fine, stderr: hangs }, 'nothing breaking, then no close: not a pass')
+  const breaking = await gate(t, ['check', ...quick], 'breaking')
+  t.equal(breaking.code, 1)
+  t.same(await gate(t, ['check', ...quick], 'breaking', 'hangs'), { code: 1, stdout: breaking.stdout, stderr: hangs }, 'breaking, then no close')
+  t.same(await gate(t, ['check', ...quick], 'breaking', 'fails'), {
+    code: 1, stdout: breaking.stdout, stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
+  }, 'breaking, then a close that throws')
+  t.same(await gate(t, ['snapshot', ...quick], 'released', 'hangs'), { code: 2, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: hangs }, 'snapshot')
+})
+
+t.test('--version prints the package\'s version', async t => {
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'))
+  t.same(await gate(t, ['--version']), { code: 0, stdout: `${version}\n`, stderr: '' })
+})
+
 t.test('usage: one command and both flags, or exit 2 with the usage text; --help prints it', async t => {
   const help = await gate(t, ['--help'])
-  t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder>\n/ })
+  t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder> \[options\]\n/ })
+  t.match(help.stdout, /--ready-timeout <seconds> .+\(default 60\)\n +--close-timeout <seconds> .+\(default 10\)\n/, 'the waits\' bounds')
   t.equal((await gate(t, ['-h'])).stdout, help.stdout)
+  const options = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --help and --version'
   for (const [argv, message] of [
     [[], 'expected one command, snapshot or check (got none)'],
     [['publish', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "publish")'],
     [['check', 'snapshot', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "check" "snapshot")'],
     [['check', '--dir', 'd'], '--app is missing: give the module that exports your app (--app ./app.js)'],
     [['check', '--app', 'a'], '--dir is missing: give the folder of the saved documents (--dir openapi-versions)'],
-    [['check', '--ap', 'a', '--dir', 'd'], "Unknown option '--ap': the options are --app <module>, --dir <folder> and --help"],
-    [['check', '--dir', 'd', '--app'], "Option '--app <value>' argument missing: the options are --app <module>, --dir <folder> and --help"]
+    [['check', '--ap', 'a', '--dir', 'd'], `Unknown option '--ap': the options are ${options}`],
+    [['check', '--dir', 'd', '--app'], `Option '--app <value>' argument missing: the options are ${options}`],
+    [['check', '--app', 'a', '--dir', 'd', '--ready-timeout', '-1'], `Option '--ready-timeout' argument is ambiguous: the options are ${options}`],
+    ...['', 'soon', '0', '-1', '86401', 'Infinity'].map(given => [['check', '--app', 'a', '--dir', 'd', `--ready-timeout=${given}`], `--ready-timeout must be a number of seconds above 0 and at most 86400 (got ${JSON.stringify(given)})`] as const),
+    [['check', '--app', 'a', '--dir', 'd', '--close-timeout', '0'], '--close-timeout must be a number of seconds above 0 and at most 86400 (got "0")']
   ] as const) {
     t.same(await gate(t, [...argv]), { code: 2, stdout: '', stderr: `fastify-api-versioning: ${message}\n\n${help.stdout}` }, argv.join(' '))
   }
