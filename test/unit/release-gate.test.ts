@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../lib/cli/main.js'
 import { served, type Variant } from './fixtures/release-gate/app.js'
@@ -107,6 +108,39 @@ t.test('snapshot saves the versions served now and leaves the other files of the
   const created = join(t.testdir(), 'versions', 'saved')
   t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', created])).code, 0, 'the folder is created')
   t.same(readdirSync(created), ['1.0.json', '2.0.json'])
+})
+
+t.test('a folder holding one version twice is refused, naming both files; snapshot never writes through a symbolic link', async t => {
+  const dir = await released(t)
+  const text = readFileSync(join(dir, '1.0.json'), 'utf8')
+  writeFileSync(join(dir, '1.json'), text)
+  const twice = `fastify-api-versioning: --dir ${dir}: 1.0.json and 1.json are both version 1.0: keep the one snapshot wrote (the version as your routes name it) and remove the other\n`
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'gone'), { code: 2, stdout: '', stderr: twice }, 'check: not a version removed')
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), { code: 2, stdout: '', stderr: twice }, 'snapshot')
+  rmSync(join(dir, '1.0.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), {
+    code: 2, stdout: '', stderr: `fastify-api-versioning: --dir ${dir}: 1.json is version 1.0, which snapshot writes as 1.0.json: remove 1.json (or rename it 1.0.json), then run snapshot again\n`
+  }, 'snapshot would make it two')
+
+  // A saved file that is a link to a file elsewhere: writing it would change that file.
+  const other = mkdtempSync(join(tmpdir(), 'release-gate-'))
+  t.teardown(() => rmSync(other, { recursive: true, force: true }))
+  const elsewhere = join(other, 'mine.json')
+  writeFileSync(elsewhere, 'not the gate\'s')
+  const linked = join(other, 'linked')
+  mkdirSync(linked)
+  symlinkSync(elsewhere, join(linked, '1.0.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', linked]), {
+    code: 2, stdout: '', stderr: `fastify-api-versioning: --dir ${linked}: 1.0.json is a symbolic link, and snapshot never writes through one (it would change the file it points to): replace it with a file of its own, or remove it, then run snapshot again\n`
+  })
+  t.equal(readFileSync(elsewhere, 'utf8'), 'not the gate\'s', 'the file it points to is as it was')
+  t.same(readdirSync(linked), ['1.0.json'], 'nothing written')
+  // The folder itself may be a link: it is where the user keeps the documents.
+  const folder = join(other, 'openapi-versions')
+  symlinkSync(dir, folder)
+  rmSync(join(dir, '1.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', folder]), { code: 0, stdout: `Saved 2 versions in ${folder}: 1.0.json, 2.0.json\n`, stderr: '' })
+  t.equal(readFileSync(join(dir, '1.0.json'), 'utf8'), text)
 })
 
 t.test('the app module: a Fastify instance or a function returning one, ESM or CommonJS, resolved from the working directory', async t => {
