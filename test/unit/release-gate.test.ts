@@ -110,6 +110,30 @@ t.test('snapshot saves the versions served now and leaves the other files of the
   t.same(readdirSync(created), ['1.0.json', '2.0.json'])
 })
 
+// Without a bound, each run would not end: 3^20 places, each compared.
+t.test('a saved document of $ref chains is checked in time linear in its size; a schema too deep to compare is exit 2 naming the file', { timeout: 60_000 }, async t => {
+  const dir = t.testdir()
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'chains')).code, 0)
+  const saved = readFileSync(join(dir, '1.0.json'), 'utf8')
+  t.ok(Object.keys(JSON.parse(saved).components.schemas).length > 20, '21 levels of schemas')
+  t.match(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'chains'), { code: 0, stdout: /^1\.0: no change\n2\.0: no change\n/ })
+  // Said once, where first met: every other place of the leaf is the same pair of schemas.
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'chains-changed'), {
+    code: 1,
+    stdout: '1.0: 1 breaking change, 0 other changes\n  breaking:\n' +
+      `  - \`GET /chain\`: response 200: type of \`${Array(20).fill('p0').join('.')}\` changed from \`string\` to \`integer\`\n` +
+      '2.0: no change\n\nBreaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.\n',
+    stderr: ''
+  })
+
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'too-deep')).code, 0, 'served, and saved')
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'too-deep'), {
+    code: 2,
+    stdout: '',
+    stderr: `fastify-api-versioning: --dir ${dir}: 1.0.json cannot be compared with the app's 1.0: \`GET /chain\`: a schema nests deeper than 100 levels, its $refs followed, so what changed in it cannot be told: make it shallower (one that refers to itself, a tree, is fine)\n`
+  })
+})
+
 t.test('a folder holding one version twice is refused, naming both files; snapshot never writes through a symbolic link', async t => {
   const dir = await released(t)
   const text = readFileSync(join(dir, '1.0.json'), 'utf8')
@@ -185,6 +209,8 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'app.ts', '--dir', join(empty, 'nowhere')], /^fastify-api-versioning: --dir \S+nowhere: cannot read the folder: ENOENT/)
   await fails(['check', '--app', 'app.ts', '--dir', empty], `fastify-api-versioning: --dir ${empty} has no saved version (<version>.json): run snapshot when you release a version, then check\n`)
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'notes.txt')], /^fastify-api-versioning: --dir \S+notes\.txt: cannot write the documents there: EEXIST/)
+  mkdirSync(join(empty, 'taken', '2.0.json'), { recursive: true })
+  await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'taken')], /^fastify-api-versioning: --dir \S+taken: cannot write the documents there: EISDIR/)
   const broken = t.testdir({ '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
   writeFileSync(join(broken, '1.0.json'), '{}')
