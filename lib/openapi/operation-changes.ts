@@ -134,7 +134,9 @@ function compareResponses (a: Operation, b: Operation, from: Side, to: Side, con
     const role: Role = status.startsWith('2') ? 'success' : 'other'
     const subject = `response ${status}`
     if (!Object.hasOwn(responsesB, status)) {
-      notes.push({ text: `${subject} removed`, breaking: role === 'success' })
+      // A client handles each status its version documents, errors too: one answered no more (a 404 now a 410)
+      // leaves its handling of that case unused, and the new answer unhandled.
+      notes.push({ text: `${subject} removed`, breaking: true })
     } else if (!Object.hasOwn(responsesA, status)) {
       notes.push({ text: `${subject} added`, breaking: false })
     } else {
