@@ -8,9 +8,9 @@ import { Failure } from './failure.js'
 import type { Io } from './io.js'
 import { savedVersions } from './saved-versions.js'
 
-// Where the platform has it, a link put in place between the check and the write fails the write instead of
-// being followed (ELOOP).
-const NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0)
+// A link put in place between the check and the write fails the write instead of being followed (ELOOP). Windows
+// has no O_NOFOLLOW (undefined, which `|` reads as 0): there the check alone refuses links.
+const NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW
 
 /**
  * Writes each version's document, as the app serves it now, to `<dir>/<version>.json` (pretty JSON: the same
