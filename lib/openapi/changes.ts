@@ -3,6 +3,7 @@ import type { MediaTypeConfig } from '../request/media-type.js'
 import { code } from './code.js'
 import { SEPARATOR, type CollectedRoute } from './collect.js'
 import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
+import { declaredRenames, type DeclaredRenames } from './renames.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
 import { MAX_DEPTH, TooDeep } from './too-deep.js'
 
@@ -74,6 +75,8 @@ export interface ChangesContext {
   /** The documented paths with the version in them, as `/api/v{apiVersion}/orders`. */
   readonly templates: readonly string[]
   readonly segmentName: string | null
+  /** What the `versionChanges` option says each version renamed: one change, not a property removed and one added. */
+  readonly renames: readonly DeclaredRenames[]
 }
 
 /** From the combined document: what each version's document writes in its own way. */
@@ -87,7 +90,7 @@ export function changesContext (combined: OpenApiDocument, routes: readonly Coll
   if (options.queryNames.length > 0) versionParameters.add(`query ${options.queryNames[0].toLowerCase()}`)
   if (options.headerNames.length > 0) versionParameters.add(`header ${options.headerNames[0].toLowerCase()}`)
   const versionHeaders = new Set(options.reportApiVersions ? [options.supportedHeader.toLowerCase(), options.deprecatedHeader.toLowerCase()] : [])
-  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName }
+  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName, renames: declaredRenames(options.versionList) }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { code } from './code.js'
 import { combine, compareConstraint, constraintsOf, CONSTRAINTS } from './constraints.js'
+import type { Rename } from './renames.js'
 import { resolveRef } from './resolve-ref.js'
 import type { OpenApiDocument } from './split.js'
 import { sameValue } from './same-value.js'
@@ -37,6 +38,8 @@ const BREAKING = {
   'property-added': { request: false, success: false },
   'required-property-added': { request: true, success: false },
   'property-removed': { request: true, success: true },
+  // Declared by versionChanges: one change, as breaking as the property removed (the client sends or reads the old name).
+  'property-renamed': { request: true, success: true },
   'newly-required': { request: true, success: false },
   'no-longer-required': { request: false, success: true },
   'type-widened': { request: false, success: true },
@@ -83,7 +86,7 @@ interface Shape {
  * in several places (each of its uses a pair of the same two schemas) says what changed in it once. So the time is
  * linear in the schemas compared, however often they refer to each other.
  */
-export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): SchemaChange[] {
+export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, renames: readonly Rename[] = []): SchemaChange[] {
   const changes: SchemaChange[] = []
   const met = new Map<object, Set<object>>()
   const shapeFrom = shaper(from.document)
@@ -127,18 +130,23 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
   function compareProperties (x: Shape, y: Shape, path: string, depth: number): void {
     // A name may be required without a schema of its own.
     const names = new Set([...x.properties.keys(), ...y.properties.keys(), ...x.required, ...y.required])
+    const renamed = renamedIn(x, y, renames)
+    const olderNames = new Set(renamed.values())
     for (const name of [...names].sort()) {
       const child = path === '' ? name : `${path}.${name}`
-      const before = x.properties.has(name)
+      const older = renamed.get(name) ?? name
+      const before = x.properties.has(older)
       const after = y.properties.has(name)
+      if (olderNames.has(name)) continue
+      if (older !== name) emit('property-renamed', child, older)
       if (before && !after) {
         emit('property-removed', child, '')
       } else if (after && !before) {
         emit(y.required.has(name) ? 'required-property-added' : 'property-added', child, '')
       } else {
-        if (!x.required.has(name) && y.required.has(name)) emit('newly-required', child, '')
-        if (x.required.has(name) && !y.required.has(name)) emit('no-longer-required', child, '')
-        if (before) compare(x.properties.get(name), y.properties.get(name), child, depth)
+        if (!x.required.has(older) && y.required.has(name)) emit('newly-required', child, '')
+        if (x.required.has(older) && !y.required.has(name)) emit('no-longer-required', child, '')
+        if (before) compare(x.properties.get(older), y.properties.get(name), child, depth)
       }
     }
   }
@@ -181,6 +189,7 @@ function sentence (kind: Kind, path: string, detail: string): string {
     case 'property-added': return `property ${code(path)} added`
     case 'required-property-added': return `required property ${code(path)} added`
     case 'property-removed': return `property ${code(path)} removed`
+    case 'property-renamed': return `property ${code(path)} renamed from ${code(detail)}`
     case 'newly-required': return `property ${code(path)} newly required`
     case 'no-longer-required': return `property ${code(path)} no longer required`
     case 'enum-value-added': return `value ${detail} added to the enum${of}`
@@ -260,6 +269,19 @@ function own (schema: Record<string, unknown>): Shape {
     constraints: constraintsOf(schema),
     extras: new Map(Object.entries(schema).filter(([key, value]) => isExtra(key, value)).map(([key, value]) => [key, [value]]))
   }
+}
+
+/**
+ * The properties of `y` that are renamed ones of `x`, by their new names: a rename declared between the versions
+ * whose older name only `x` has and newer name only `y` has. Each older name is renamed once.
+ */
+function renamedIn (x: Shape, y: Shape, renames: readonly Rename[]): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const [older, newer] of renames) {
+    const fits = x.properties.has(older) && !y.properties.has(older) && y.properties.has(newer) && !x.properties.has(newer)
+    if (fits && !found.has(newer) && ![...found.values()].includes(older)) found.set(newer, older)
+  }
+  return found
 }
 
 // A keyword no rule reads: not the shape's own nor documentation; `additionalProperties` when it is a schema.
