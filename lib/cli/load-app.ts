@@ -23,7 +23,7 @@ export interface App {
  */
 export async function loadApp (specifier: string, cwd: string, wait: StartWait): Promise<{ app: App }> {
   const flag = `--app ${specifier}`
-  const module = await step(wait, async () => await import(pathToFileURL(resolve(cwd, specifier)).href) as Record<string, unknown>,
+  const module = await step(wait, async () => await importModule(pathToFileURL(resolve(cwd, specifier)).href),
     `${flag}: the module failed to load`, 'the module did not finish loading')
   if (!Object.hasOwn(module, 'default')) {
     throw new Failure(`${flag}: the module has no default export (its exports: [${Object.keys(module).join(', ')}]): export default your Fastify instance, or a function returning one`)
@@ -52,6 +52,16 @@ export async function gateOf (app: App, specifier: string, wait: StartWait): Pro
     throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
   }
   return gate
+}
+
+// A module Node will not load (TypeScript, where it strips no types) is said with the ways to load it.
+async function importModule (url: string): Promise<Record<string, unknown>> {
+  try {
+    return await import(url)
+  } catch (error) {
+    if (!(error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_UNKNOWN_FILE_EXTENSION')) throw error
+    throw new Error(`${error.message}: Node ${process.version} loads no such file by itself. For TypeScript: use Node 22.18 or later (it strips types), run the command through tsx (npx tsx node_modules/.bin/fastify-api-versioning ...), or compile the app and give --app its .js (docs/openapi.md, "A TypeScript app")`)
+  }
 }
 
 // A step of the start, bounded by `wait` (`late` says what did not finish): what it gives, or what it throws as a

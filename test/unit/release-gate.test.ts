@@ -187,6 +187,9 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'throws.mjs', '--dir', dir], /^fastify-api-versioning: --app throws\.mjs: the module failed to load: DATABASE_URL is not set\n$/)
   await fails(['check', '--app', 'throws-unreadable.mjs', '--dir', dir], 'fastify-api-versioning: --app throws-unreadable.mjs: the module failed to load: a value that cannot be read\n')
   await fails(['check', '--app', 'missing.mjs', '--dir', dir], /^fastify-api-versioning: --app missing\.mjs: the module failed to load: Cannot find module/)
+  await fails(['check', '--app', 'imports-typescript.mjs', '--dir', dir], 'fastify-api-versioning: --app imports-typescript.mjs: the module failed to load: ' +
+    `Unknown file extension ".ts" for /app/src/routes.ts: Node ${process.version} loads no such file by itself. For TypeScript: use Node 22.18 or later (it strips types), ` +
+    'run the command through tsx (npx tsx node_modules/.bin/fastify-api-versioning ...), or compile the app and give --app its .js (docs/openapi.md, "A TypeScript app")\n')
   await fails(['check', '--app', 'no-default.mjs', '--dir', dir], /^fastify-api-versioning: --app no-default\.mjs: the module has no default export \(its exports: \[app\]\): export default your Fastify instance, or a function returning one\n$/)
   await fails(['check', '--app', 'promised-rejects.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-rejects.mjs: its default export, a promise, rejected: no database\n')
   await fails(['check', '--app', 'promised-other.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-other.mjs: its default export, a promise, gave an object with keys [port]: expected a Fastify instance\n')
