@@ -21,25 +21,21 @@ const knownOf = new WeakMap<OpenApiDocument, WeakMap<OpenApiDocument, Known>>()
  * objects met, each met once.
  */
 export function sameValue (a: DocumentValue, b: DocumentValue): boolean {
-  let byDocument = knownOf.get(a.document)
-  if (byDocument === undefined) knownOf.set(a.document, byDocument = new WeakMap())
-  let known = byDocument.get(b.document)
-  if (known === undefined) byDocument.set(b.document, known = new Map())
+  const known = knownFor(a.document, b.document)
   // The pairs taken to be the same while their parts were compared: proven once the whole is, else forgotten (a
   // difference found under one of them may be what made it look the same). A difference holds in any case.
-  const assumed: Array<[object, object]> = []
-  const memo = known
+  const assumed: Array<[Map<object, boolean>, object]> = []
   function same (x: unknown, y: unknown, depth: number): boolean {
     x = followed(a.document, x)
     y = followed(b.document, y)
     if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) return x === y
-    const pairs = memo.get(x) ?? new Map<object, boolean>()
-    memo.set(x, pairs)
+    let pairs = known.get(x)
+    if (pairs === undefined) known.set(x, pairs = new Map())
     const seen = pairs.get(y)
     if (seen !== undefined) return seen
     checkDepth(depth)
     pairs.set(y, true)
-    assumed.push([x, y])
+    assumed.push([pairs, y])
     const result = Array.isArray(x)
       ? Array.isArray(y) && x.length === y.length && x.every((item, i) => same(item, y[i], depth + 1))
       : !Array.isArray(y) && sameKeys(x, y) && Object.keys(x).every(key => same((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key], depth + 1))
@@ -47,8 +43,16 @@ export function sameValue (a: DocumentValue, b: DocumentValue): boolean {
     return result
   }
   const result = same(a.value, b.value, 0)
-  if (!result) for (const [x, y] of assumed) if (memo.get(x)?.get(y) === true) memo.get(x)?.delete(y)
+  if (!result) for (const [pairs, y] of assumed) if (pairs.get(y) === true) pairs.delete(y)
   return result
+}
+
+function knownFor (a: OpenApiDocument, b: OpenApiDocument): Known {
+  let byDocument = knownOf.get(a)
+  if (byDocument === undefined) knownOf.set(a, byDocument = new WeakMap())
+  let known = byDocument.get(b)
+  if (known === undefined) byDocument.set(b, known = new Map())
+  return known
 }
 
 // A `$ref` that names something is what it names; one that names nothing stays as it is written.

@@ -133,11 +133,12 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
     const renamed = renamedIn(x, y, renames)
     const olderNames = new Set(renamed.values())
     for (const name of [...names].sort()) {
+      // A renamed property is said once, under its newer name.
+      if (olderNames.has(name)) continue
       const child = path === '' ? name : `${path}.${name}`
       const older = renamed.get(name) ?? name
       const before = x.properties.has(older)
       const after = y.properties.has(name)
-      if (olderNames.has(name)) continue
       if (older !== name) emit('property-renamed', child, older)
       if (before && !after) {
         emit('property-removed', child, '')
