@@ -4,12 +4,28 @@ import { Failure } from './failure.js'
 
 export type Command = 'snapshot' | 'check'
 
-/** What the command line asks: a command and its two flags, or the usage text. */
-export type Arguments = { readonly help: true } | { readonly help: false, readonly command: Command, readonly app: string, readonly dir: string }
+/** A run of a command: what it does, on which app and folder, and how long it waits for the app. */
+export interface Run {
+  readonly action: 'run'
+  readonly command: Command
+  readonly app: string
+  readonly dir: string
+  /** Seconds the app has to load and become ready. */
+  readonly readyTimeout: number
+  /** Seconds the app has to close. */
+  readonly closeTimeout: number
+}
+
+/** What the command line asks: a run, the usage text or the package's version. */
+export type Arguments = { readonly action: 'help' } | { readonly action: 'version' } | Run
 
 const COMMANDS: readonly string[] = ['snapshot', 'check']
+const DEFAULT_READY_TIMEOUT = 60
+const DEFAULT_CLOSE_TIMEOUT = 10
+// A day: past that no wait is one for an app to start, and a timer of more than 24.8 days would fire at once.
+const MAX_TIMEOUT = 86_400
 
-export const USAGE = `Usage: fastify-api-versioning <command> --app <module> --dir <folder>
+export const USAGE = `Usage: fastify-api-versioning <command> --app <module> --dir <folder> [options]
 
 Commands:
   snapshot  write each API version's OpenAPI document to <folder>/<version>.json (when you release)
@@ -17,13 +33,20 @@ Commands:
             breaking way (a released version must not break its clients)
 
 Options:
-  --app <module>  a module whose default export (module.exports in CommonJS) is a Fastify instance, or a
-                  function returning one, not listening, with fastify-api-versioning/openapi registered
-  --dir <folder>  where the documents are saved
-  -h, --help      this text
+  --app <module>             a module whose default export (module.exports in CommonJS) is a Fastify instance, or
+                             a function returning one, not listening, with fastify-api-versioning/openapi
+                             registered (TypeScript: where Node loads it, see the docs)
+  --dir <folder>             where the documents are saved
+  --ready-timeout <seconds>  how long the app may take to load and become ready (default ${DEFAULT_READY_TIMEOUT})
+  --close-timeout <seconds>  how long the app may take to close (default ${DEFAULT_CLOSE_TIMEOUT})
+  -h, --help                 this text
+  --version                  the package's version
 
-Exit codes: 0 nothing breaking, 1 breaking changes (check), 2 an error.
+Exit codes: 0 nothing breaking, 1 breaking changes (check), 2 an error (an app that does not become ready
+or close in time is one). Breaking changes stay exit 1 whatever closing the app does.
 `
+
+const OPTIONS = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --help and --version'
 
 /** Reads the command line (without `node` and the script): a usage error is a Failure that shows the usage. */
 export function parseArguments (argv: readonly string[]): Arguments {
@@ -32,19 +55,43 @@ export function parseArguments (argv: readonly string[]): Arguments {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { app: { type: 'string' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } }
+      options: {
+        app: { type: 'string' },
+        dir: { type: 'string' },
+        'ready-timeout': { type: 'string' },
+        'close-timeout': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' }
+      }
     })
   } catch (error) {
     // Node's first sentence names the option ("Unknown option '--ap'"); its advice on positionals is not ours.
-    throw new Failure(`${messageOf(error).split('. ')[0]}: the options are --app <module>, --dir <folder> and --help`, true)
+    throw new Failure(`${messageOf(error).split(/\.\s/)[0]}: the options are ${OPTIONS}`, true)
   }
   const { values, positionals } = parsed
-  if (values.help === true) return { help: true }
+  if (values.help === true) return { action: 'help' }
+  if (values.version === true) return { action: 'version' }
   if (positionals.length !== 1 || !COMMANDS.includes(positionals[0])) {
     const got = positionals.length === 0 ? 'none' : positionals.map(word => JSON.stringify(word)).join(' ')
     throw new Failure(`expected one command, snapshot or check (got ${got})`, true)
   }
   if (values.app === undefined) throw new Failure('--app is missing: give the module that exports your app (--app ./app.js)', true)
   if (values.dir === undefined) throw new Failure('--dir is missing: give the folder of the saved documents (--dir openapi-versions)', true)
-  return { help: false, command: positionals[0] as Command, app: values.app, dir: values.dir }
+  return {
+    action: 'run',
+    command: positionals[0] as Command,
+    app: values.app,
+    dir: values.dir,
+    readyTimeout: seconds('--ready-timeout', values['ready-timeout'], DEFAULT_READY_TIMEOUT),
+    closeTimeout: seconds('--close-timeout', values['close-timeout'], DEFAULT_CLOSE_TIMEOUT)
+  }
+}
+
+function seconds (option: string, given: string | undefined, fallback: number): number {
+  if (given === undefined) return fallback
+  const value = given.trim() === '' ? NaN : Number(given)
+  if (!(value > 0 && value <= MAX_TIMEOUT)) {
+    throw new Failure(`${option} must be a number of seconds above 0 and at most ${MAX_TIMEOUT} (got ${JSON.stringify(given)})`, true)
+  }
+  return value
 }

@@ -36,7 +36,7 @@ export async function check (gate: ReleaseGate, given: string, io: Io): Promise<
     const document = await readSaved(dir, given, entry)
     const now = current.get(entry.key)
     current.delete(entry.key)
-    const finding = now === undefined ? gone(gate, entry.version) : compared(gate, entry.version, document, now)
+    const finding = now === undefined ? gone(gate, entry.version) : compared(gate, given, entry, document, now)
     if (finding.breaking.length > 0) broken.push(entry.version)
     unjudged += finding.other.filter(line => line.includes(`${NOT_JUDGED}:`)).length
     io.stdout.write(report(entry.version, finding))
@@ -59,8 +59,13 @@ async function readSaved (dir: string, given: string, { file }: SavedVersion): P
   return document as unknown as OpenApiDocument
 }
 
-function compared (gate: ReleaseGate, version: string, document: OpenApiDocument, now: ApiVersionDocument): Finding {
-  return changeLines(gate.compare({ version, deprecated: false, document }, now))
+// A comparison that cannot tell what changed (a schema too deep to follow) proves nothing: the file is named.
+function compared (gate: ReleaseGate, given: string, { file, version }: SavedVersion, document: OpenApiDocument, now: ApiVersionDocument): Finding {
+  try {
+    return changeLines(gate.compare({ version, deprecated: false, document }, now))
+  } catch (error) {
+    throw new Failure(`--dir ${given}: ${file} cannot be compared with the app's ${version}: ${messageOf(error)}`)
+  }
 }
 
 // A version the app no longer serves: its clients get errors, unless its enforced sunset said so beforehand.

@@ -4,6 +4,7 @@ import { kReleaseGate, type ReleaseGate } from '../openapi/release-gate.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import { messageOf } from '../problems/server-error.js'
+import type { StartWait } from './bounded.js'
 import { Failure } from './failure.js'
 
 /** A Fastify instance, as far as the command uses one. */
@@ -18,33 +19,24 @@ export interface App {
  * Fastify instance (in CommonJS, `module.exports` is the default export), a promise of one, or a function that
  * returns one or a promise of one. Not ready yet: the caller makes it ready, and closes it whatever happens.
  * Given in an object: a Fastify instance is a thenable (it loads its plugins), which a promise would wait for.
+ * Each step is bounded by `wait` (a top-level await or a build that never ends).
  */
-export async function loadApp (specifier: string, cwd: string): Promise<{ app: App }> {
+export async function loadApp (specifier: string, cwd: string, wait: StartWait): Promise<{ app: App }> {
   const flag = `--app ${specifier}`
-  let module: Record<string, unknown>
-  try {
-    module = await import(pathToFileURL(resolve(cwd, specifier)).href)
-  } catch (error) {
-    throw new Failure(`${flag}: the module failed to load: ${messageOf(error)}`)
-  }
+  const module = await step(wait, async () => await importModule(pathToFileURL(resolve(cwd, specifier)).href),
+    `${flag}: the module failed to load`, 'the module did not finish loading')
   if (!Object.hasOwn(module, 'default')) {
     throw new Failure(`${flag}: the module has no default export (its exports: [${Object.keys(module).join(', ')}]): export default your Fastify instance, or a function returning one`)
   }
   let app = module.default
   if (typeof app === 'function') {
-    try {
-      app = await app()
-    } catch (error) {
-      throw new Failure(`${flag}: its default export, a function, failed: ${messageOf(error)}`)
-    }
+    const build = app as () => unknown
+    app = await step(wait, build, `${flag}: its default export, a function, failed`, 'its default export, a function, did not return')
     if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance`)
   } else if (isThenable(app) && !isApp(app)) {
     // `export default build()`: a promise of the app (a Fastify instance is a thenable too, and is taken as it is).
-    try {
-      app = await app
-    } catch (error) {
-      throw new Failure(`${flag}: its default export, a promise, rejected: ${messageOf(error)}`)
-    }
+    const promised = app
+    app = await step(wait, () => promised, `${flag}: its default export, a promise, rejected`, 'its default export, a promise, did not settle')
     if (!isApp(app)) throw new Failure(`${flag}: its default export, a promise, gave ${describe(app)}: expected a Fastify instance`)
   } else if (!isApp(app)) {
     throw new Failure(`${flag}: its default export is ${describe(app)}: expected a Fastify instance, or a function returning one`)
@@ -52,18 +44,31 @@ export async function loadApp (specifier: string, cwd: string): Promise<{ app: A
   return { app }
 }
 
-/** Makes the app ready, and gives what the openapi entry keeps for the command. */
-export async function gateOf (app: App, specifier: string): Promise<ReleaseGate> {
-  try {
-    await app.ready()
-  } catch (error) {
-    throw new Failure(`--app ${specifier}: the app failed to start (ready()): ${messageOf(error)}`)
-  }
+/** Makes the app ready, within `wait`, and gives what the openapi entry keeps for the command. */
+export async function gateOf (app: App, specifier: string, wait: StartWait): Promise<ReleaseGate> {
+  await step(wait, async () => await app.ready(), `--app ${specifier}: the app failed to start (ready())`, 'the app did not become ready (ready())')
   const gate = app[kReleaseGate]
   if (gate === undefined) {
     throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
   }
   return gate
+}
+
+// A module Node will not load (TypeScript, where it strips no types) is said with the ways to load it.
+async function importModule (url: string): Promise<Record<string, unknown>> {
+  try {
+    return await import(url)
+  } catch (error) {
+    if (!(error instanceof Error && (error as NodeJS.ErrnoException).code === 'ERR_UNKNOWN_FILE_EXTENSION')) throw error
+    throw new Error(`${error.message}: Node ${process.version} loads no such file by itself. For TypeScript: use Node 22.18 or later (it strips types), run the command through tsx (npx tsx node_modules/.bin/fastify-api-versioning ...), or compile the app and give --app its .js (docs/openapi.md, "A TypeScript app")`)
+  }
+}
+
+// A step of the start, bounded by `wait` (`late` says what did not finish): what it gives, or what it throws as a
+// Failure after `failed`.
+async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string): Promise<Awaited<T>> {
+  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${messageOf(error)}`) })
+  return await wait(work, late)
 }
 
 function isApp (value: unknown): value is App {

@@ -1,9 +1,11 @@
-import { parseArguments, USAGE, type Arguments } from './arguments.js'
+import { parseArguments, USAGE, type Run } from './arguments.js'
+import { startWaits, TimedOut, within } from './bounded.js'
 import { check } from './check.js'
 import { messageOf } from '../problems/server-error.js'
 import { Failure } from './failure.js'
 import type { Io } from './io.js'
-import { gateOf, loadApp } from './load-app.js'
+import { gateOf, loadApp, type App } from './load-app.js'
+import { ownVersion } from './own-version.js'
 import { snapshot } from './snapshot.js'
 
 export type { Io } from './io.js'
@@ -13,34 +15,53 @@ export type { Io } from './io.js'
  * breaking; 1: `check` found breaking changes; 2: a usage error, or an error of the app, the folder or a file.
  */
 export async function main (argv: readonly string[], io: Io): Promise<number> {
+  let args
   try {
-    const args = parseArguments(argv)
-    if (args.help) {
-      io.stdout.write(USAGE)
-      return 0
-    }
-    return await run(args, io)
+    args = parseArguments(argv)
   } catch (error) {
-    io.stderr.write(`fastify-api-versioning: ${messageOf(error)}\n`)
-    if (error instanceof Failure && error.usage) io.stderr.write(`\n${USAGE}`)
-    return 2
+    return failed(io, error)
+  }
+  if (args.action === 'help') io.stdout.write(USAGE)
+  if (args.action === 'version') io.stdout.write(`${ownVersion()}\n`)
+  return args.action === 'run' ? await run(args, io) : 0
+}
+
+// The verdict is written before the app closes, and stands whatever closing does (see close()).
+async function run (args: Run, io: Io): Promise<number> {
+  const wait = startWaits(args.app, args.readyTimeout)
+  let app: App | undefined
+  let code: number
+  try {
+    app = (await loadApp(args.app, io.cwd, wait)).app
+    const gate = await gateOf(app, args.app, wait)
+    code = await (args.command === 'snapshot' ? snapshot : check)(gate, args.dir, io)
+  } catch (error) {
+    code = failed(io, error)
+    // Fastify closes an app once it has started, so one that never became ready would never close either: the
+    // process ends without it.
+    if (error instanceof TimedOut) return code
+  }
+  return app === undefined ? code : await close(app, args, io, code)
+}
+
+/**
+ * Closes the app, so that what it holds (connections, timers) does not keep the process, within `--close-timeout`.
+ * A close that fails or never ends turns "done" (0) into 2; breaking changes found stay exit 1.
+ */
+async function close (app: App, args: Run, io: Io, code: number): Promise<number> {
+  try {
+    await within((async () => await app.close())(), args.closeTimeout * 1000, () =>
+      `--app ${args.app}: closing the app (close()) did not finish within ${args.closeTimeout} s: an onClose hook never ends; make it end, or give it longer with --close-timeout <seconds>`)
+    return code
+  } catch (error) {
+    io.stderr.write(`fastify-api-versioning: ${error instanceof TimedOut ? error.message : `--app ${args.app}: closing the app failed: ${messageOf(error)}`}\n`)
+    return code === 0 ? 2 : code
   }
 }
 
-// The app is closed whatever happens, so that what it holds (connections, timers) does not keep the process.
-async function run (args: Exclude<Arguments, { help: true }>, io: Io): Promise<number> {
-  const { app } = await loadApp(args.app, io.cwd)
-  let code = 2
-  try {
-    const gate = await gateOf(app, args.app)
-    code = await (args.command === 'snapshot' ? snapshot : check)(gate, args.dir, io)
-  } finally {
-    try {
-      await app.close()
-    } catch (error) {
-      io.stderr.write(`fastify-api-versioning: --app ${args.app}: closing the app failed: ${messageOf(error)}\n`)
-      code = 2
-    }
-  }
-  return code
+// What stopped the command, on stderr (with the usage, for a usage error): exit code 2.
+function failed (io: Io, error: unknown): number {
+  io.stderr.write(`fastify-api-versioning: ${messageOf(error)}\n`)
+  if (error instanceof Failure && error.usage) io.stderr.write(`\n${USAGE}`)
+  return 2
 }

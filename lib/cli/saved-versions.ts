@@ -12,7 +12,7 @@ export interface SavedVersion {
 
 /**
  * The saved documents of a folder: its files named `<version>.json`, in version order. Other files are not the
- * gate's, and are left out.
+ * gate's, and are left out. Two files of one version (`1.0.json` and `1.json`) are refused: which one holds it?
  */
 export async function savedVersions (dir: string, given: string): Promise<SavedVersion[]> {
   let names: string[]
@@ -27,5 +27,12 @@ export async function savedVersions (dir: string, given: string): Promise<SavedV
     const parsed = ApiVersion.tryParse(version)
     if (parsed !== null) found.push({ file, version, key: parsed.key, parsed })
   }
-  return found.sort((a, b) => a.parsed.compareTo(b.parsed)).map(({ file, version, key }) => ({ file, version, key }))
+  found.sort((a, b) => a.parsed.compareTo(b.parsed) || a.file.localeCompare(b.file))
+  for (let i = 1; i < found.length; i++) {
+    const [first, second] = [found[i - 1], found[i]]
+    if (first.key === second.key) {
+      throw new Failure(`--dir ${given}: ${first.file} and ${second.file} are both version ${first.version}: keep the one snapshot wrote (the version as your routes name it) and remove the other`)
+    }
+  }
+  return found.map(({ file, version, key }) => ({ file, version, key }))
 }

@@ -1,8 +1,11 @@
 import type { ResolvedOptions } from '../options.js'
 import type { MediaTypeConfig } from '../request/media-type.js'
+import { code } from './code.js'
 import { SEPARATOR, type CollectedRoute } from './collect.js'
 import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
+import { declaredRenames, type DeclaredRenames } from './renames.js'
 import type { ApiVersionDocument, OpenApiDocument } from './split.js'
+import { MAX_DEPTH, TooDeep } from './too-deep.js'
 
 /** One change of an operation, and its own verdict. */
 export interface OperationChange {
@@ -72,6 +75,8 @@ export interface ChangesContext {
   /** The documented paths with the version in them, as `/api/v{apiVersion}/orders`. */
   readonly templates: readonly string[]
   readonly segmentName: string | null
+  /** What the `versionChanges` option says each version renamed: one change, not a property removed and one added. */
+  readonly renames: readonly DeclaredRenames[]
 }
 
 /** From the combined document: what each version's document writes in its own way. */
@@ -85,15 +90,17 @@ export function changesContext (combined: OpenApiDocument, routes: readonly Coll
   if (options.queryNames.length > 0) versionParameters.add(`query ${options.queryNames[0].toLowerCase()}`)
   if (options.headerNames.length > 0) versionParameters.add(`header ${options.headerNames[0].toLowerCase()}`)
   const versionHeaders = new Set(options.reportApiVersions ? [options.supportedHeader.toLowerCase(), options.deprecatedHeader.toLowerCase()] : [])
-  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName }
+  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName, renames: declaredRenames(options.versionList) }
 }
 
 /**
  * Compares each version's document with the next one's (the documents ascending, as served). Operations are
  * matched by method and path: the path as the route declares it where the version is written into it, and
- * with its parameters unnamed (`/orders/{id}` and `/orders/{orderId}` are one path, as for the router).
+ * with its parameters unnamed (`/orders/{id}` and `/orders/{orderId}` are one path, as for the router). An
+ * operation with a schema too deep to compare (see TooDeep) is said to be (not judged); `strict`: it throws, for
+ * the release gate, which passes only what it can prove.
  */
-export function compareVersions (documents: readonly ApiVersionDocument[], context: ChangesContext): Comparison[] {
+export function compareVersions (documents: readonly ApiVersionDocument[], context: ChangesContext, strict = false): Comparison[] {
   const comparisons: Comparison[] = []
   for (let i = 1; i < documents.length; i++) {
     const from = { document: documents[i - 1].document, version: documents[i - 1].version }
@@ -107,12 +114,23 @@ export function compareVersions (documents: readonly ApiVersionDocument[], conte
       if (earlier === undefined) comparison.added.push(later.label)
       if (later.operation.deprecated === true && earlier?.operation.deprecated !== true) comparison.deprecated.push(later.label)
       if (earlier === undefined) continue
-      const notes = compareOperation(earlier, later, from, to, context)
+      const notes = deepest(later.label, strict, () => compareOperation(earlier, later, from, to, context))
       if (notes.length > 0) comparison.changed.push({ operation: later.label, notes: [...notes.filter(n => n.breaking), ...notes.filter(n => !n.breaking)] })
     }
     comparisons.push(comparison)
   }
   return comparisons
+}
+
+// An operation's notes; where a schema is too deep to compare, a note that says so, or (strict) a TooDeep naming it.
+function deepest (label: string, strict: boolean, compare: () => Note[]): Note[] {
+  try {
+    return compare()
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error
+    if (strict) throw new TooDeep(code(label))
+    return [{ text: `not compared: a schema nests deeper than ${MAX_DEPTH} levels, its $refs followed`, breaking: false }]
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import type { ChangesContext, Note } from './changes.js'
 import { code } from './code.js'
+import { renamesBetween, type Rename } from './renames.js'
 import { resolveRef } from './resolve-ref.js'
 import { compareSchemas, type Role, type SchemaSide } from './schema-changes.js'
 import { compareSecurity } from './security-changes.js'
@@ -88,8 +89,11 @@ function parametersOf (operation: Operation, document: OpenApiDocument, context:
 function compareParameters (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
   const before = parametersOf(a, from.document, context)
   const after = parametersOf(b, to.document, context)
+  const renamed = renamedParameters(before, after, renamesBetween(context.renames, from.version, to.version))
+  const older = new Set([...renamed.values()].map(parameter => parameter.key))
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {
-    const x = before.get(key)
+    if (older.has(key)) continue
+    const x = renamed.get(key) ?? before.get(key)
     const y = after.get(key)
     if (y === undefined) {
       // Still sent by a client of the earlier version: the server now ignores or refuses it.
@@ -103,10 +107,27 @@ function compareParameters (a: Operation, b: Operation, from: Side, to: Side, co
     }
     // A header's name in another case is the same header.
     if (x.name !== y.name && x.place === 'path') notes.push({ text: `${x.place} parameter ${code(x.name)} renamed to ${code(y.name)}`, breaking: false })
+    if (renamed.has(key)) notes.push({ text: `${subject} renamed from ${code(x.name)}`, breaking: true })
     if (!x.required && y.required) notes.push({ text: `${subject} newly required`, breaking: true })
     if (x.required && !y.required) notes.push({ text: `${subject} no longer required`, breaking: false })
-    compareParts(subject, x.value, y.value, PARAMETER_KEYS, 'request', from, to, notes)
+    compareParts(subject, x.value, y.value, PARAMETER_KEYS, 'request', from, to, context, notes)
   }
+}
+
+/**
+ * The parameters of `after` that are renamed ones of `before` (a query field renamed by versionChanges), by key:
+ * one change, as breaking as the older one removed, for the client still sends it. A path parameter's name is
+ * no part of the request.
+ */
+function renamedParameters (before: Map<string, Parameter>, after: Map<string, Parameter>, renames: readonly Rename[]): Map<string, Parameter> {
+  const found = new Map<string, Parameter>()
+  for (const [key, y] of after) {
+    if (before.has(key) || y.place === 'path') continue
+    const x = [...before.values()].find(x => x.place === y.place && !after.has(x.key) && ![...found.values()].includes(x) &&
+      renames.some(([older, newer]) => older === x.name && newer === y.name))
+    if (x !== undefined) found.set(key, x)
+  }
+  return found
 }
 
 function compareRequestBody (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
@@ -134,7 +155,9 @@ function compareResponses (a: Operation, b: Operation, from: Side, to: Side, con
     const role: Role = status.startsWith('2') ? 'success' : 'other'
     const subject = `response ${status}`
     if (!Object.hasOwn(responsesB, status)) {
-      notes.push({ text: `${subject} removed`, breaking: role === 'success' })
+      // A client handles each status its version documents, errors too: one answered no more (a 404 now a 410)
+      // leaves its handling of that case unused, and the new answer unhandled.
+      notes.push({ text: `${subject} removed`, breaking: true })
     } else if (!Object.hasOwn(responsesA, status)) {
       notes.push({ text: `${subject} added`, breaking: false })
     } else {
@@ -169,7 +192,7 @@ function compareHeaders (
       const header = `${subject}: header ${code(y[0])}`
       if (x[1].required === true && y[1].required !== true) notes.push({ text: `${header} no longer required`, breaking: role === 'success' })
       if (x[1].required !== true && y[1].required === true) notes.push({ text: `${header} newly required`, breaking: false })
-      compareParts(header, x[1], y[1], HEADER_KEYS, role, from, to, notes)
+      compareParts(header, x[1], y[1], HEADER_KEYS, role, from, to, context, notes)
     }
   }
 }
@@ -196,18 +219,19 @@ function compareContent (
     } else if (x === undefined) {
       notes.push({ text: `${subject}: media type ${code(y[0])} added`, breaking: false })
     } else {
-      compareParts(types.length > 1 ? `${subject} (${code(y[0])})` : subject, x[1], y[1], MEDIA_KEYS, role, from, to, notes)
+      compareParts(types.length > 1 ? `${subject} (${code(y[0])})` : subject, x[1], y[1], MEDIA_KEYS, role, from, to, context, notes)
     }
   }
 }
 
-/** Two parameters, headers or media types: their schemas, then what no rule reads. */
+/** Two parameters, headers or media types: their schemas (with the renames declared between the versions), then what no rule reads. */
 function compareParts (
-  where: string, x: Record<string, unknown>, y: Record<string, unknown>, judged: ReadonlySet<string>, role: Role, from: Side, to: Side, notes: Note[]
+  where: string, x: Record<string, unknown>, y: Record<string, unknown>, judged: ReadonlySet<string>, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[]
 ): void {
   const a: SchemaSide = { document: from.document, schema: x.schema }
   const b: SchemaSide = { document: to.document, schema: y.schema }
-  for (const change of compareSchemas(a, b, role)) notes.push({ text: `${where}: ${change.text}`, breaking: change.breaking })
+  const renames = renamesBetween(context.renames, from.version, to.version)
+  for (const change of compareSchemas(a, b, role, renames)) notes.push({ text: `${where}: ${change.text}`, breaking: change.breaking })
   unjudgedNote(where, x, y, judged, from, to, notes)
 }
 

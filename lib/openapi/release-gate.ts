@@ -18,7 +18,10 @@ export const kReleaseGate = Symbol.for('fastify-api-versioning.openapi.releaseGa
 export interface ReleaseGate {
   /** The documents as served now, ascending: `apiVersionDocuments()`. */
   documents (): readonly ApiVersionDocument[]
-  /** What changed from a version's saved document to its current one, as `apiVersionChanges()` says it. */
+  /**
+   * What changed from a version's saved document to its current one, as `apiVersionChanges()` says it; throws
+   * where it cannot tell (a schema too deep to compare).
+   */
   compare (saved: ApiVersionDocument, current: ApiVersionDocument): ApiVersionChanges
   /** The date (ISO 8601) of the enforced sunset that retired a version by now, or null when none did. */
   retiredOn (version: string): string | null
@@ -35,7 +38,7 @@ interface ReleaseGateSource {
 export function releaseGate (source: ReleaseGateSource): ReleaseGate {
   return {
     documents: () => source.served().documents,
-    compare: (saved, current) => apiVersionChanges(compareVersions([saved, current], source.served().context))[0],
+    compare: (saved, current) => apiVersionChanges(compareVersions([saved, current], source.served().context, true))[0],
     retiredOn (version) {
       const policy = source.policies.get(ApiVersion.parse(version).key)
       return isRetired(policy, source.now()) ? new Date((policy as VersionPolicy).sunsetAt as number).toISOString() : null

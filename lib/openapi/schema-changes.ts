@@ -1,8 +1,11 @@
 import { code } from './code.js'
 import { combine, compareConstraint, constraintsOf, CONSTRAINTS } from './constraints.js'
+import type { Rename } from './renames.js'
 import { resolveRef } from './resolve-ref.js'
 import type { OpenApiDocument } from './split.js'
-import { canonical, isDocumentation, notJudged } from './unjudged.js'
+import { sameValue } from './same-value.js'
+import { checkDepth } from './too-deep.js'
+import { isDocumentation, notJudged } from './unjudged.js'
 import { isObject } from '../util/is-object.js'
 
 /**
@@ -35,6 +38,8 @@ const BREAKING = {
   'property-added': { request: false, success: false },
   'required-property-added': { request: true, success: false },
   'property-removed': { request: true, success: true },
+  // Declared by versionChanges: one change, as breaking as the property removed (the client sends or reads the old name).
+  'property-renamed': { request: true, success: true },
   'newly-required': { request: true, success: false },
   'no-longer-required': { request: false, success: true },
   'type-widened': { request: false, success: true },
@@ -71,36 +76,42 @@ interface Shape {
   union: unknown[] | null
   /** The constraints set (see constraintsOf). */
   constraints: Map<string, unknown>
-  /** The keywords no rule reads, but documentation, as canonical text (a list where `allOf` parts add up). */
-  extras: Map<string, string[]>
+  /** The keywords no rule reads, but documentation: their values (a list where `allOf` parts add up). */
+  extras: Map<string, unknown[]>
 }
 
-/** What differs from `from` to `to`, property by property, in the order of the properties' names. */
-export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): SchemaChange[] {
+/**
+ * What differs from `from` to `to`, property by property, in the order of the properties' names. Each pair of
+ * schemas is compared once, where it is first met: a recursive schema meets a pair again, and a shared one used
+ * in several places (each of its uses a pair of the same two schemas) says what changed in it once. So the time is
+ * linear in the schemas compared, however often they refer to each other.
+ */
+export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, renames: readonly Rename[] = []): SchemaChange[] {
   const changes: SchemaChange[] = []
-  // The pairs of schemas being compared, outer to inner: a recursive schema meets a pair again, and stops there.
-  const open = new Map<object, Set<object>>()
+  const met = new Map<object, Set<object>>()
+  const shapeFrom = shaper(from.document)
+  const shapeTo = shaper(to.document)
   function say (kind: Kind, text: string): void {
     changes.push({ text, breaking: role !== 'other' && BREAKING[kind][role] })
   }
   function emit (kind: Kind, path: string, detail: string): void {
     say(kind, sentence(kind, path, detail))
   }
-  function compare (a: unknown, b: unknown, path: string): void {
+  function compare (a: unknown, b: unknown, path: string, depth: number): void {
     const x = resolveRef(from.document, a)
     const y = resolveRef(to.document, b)
-    let pairs = open.get(x)
+    let pairs = met.get(x)
     if (pairs?.has(y) === true) return
-    if (pairs === undefined) open.set(x, pairs = new Set())
+    if (pairs === undefined) met.set(x, pairs = new Set())
     pairs.add(y)
-    compareShapes(shape(from.document, x, new Set()), shape(to.document, y, new Set()), path)
-    pairs.delete(y)
+    checkDepth(depth)
+    compareShapes(shapeFrom(x), shapeTo(y), path, depth + 1)
   }
-  function compareShapes (x: Shape, y: Shape, path: string): void {
+  function compareShapes (x: Shape, y: Shape, path: string, depth: number): void {
     if (x.union !== null || y.union !== null) {
       compareOwn(x, y, path)
       // Alternatives in the same places are compared in place; others cannot be matched up: said, as a whole.
-      if (x.union?.length === y.union?.length) (x.union as unknown[]).forEach((branch, i) => compare(branch, (y.union as unknown[])[i], path))
+      if (x.union?.length === y.union?.length) (x.union as unknown[]).forEach((branch, i) => compare(branch, (y.union as unknown[])[i], path, depth))
       else emit('schema-changed', path, '')
       return
     }
@@ -112,25 +123,31 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
     }
     compareValues(x.values, y.values, path)
     compareOwn(x, y, path)
-    compareProperties(x, y, path)
+    compareProperties(x, y, path, depth)
     // No items is any items.
-    if (x.items !== undefined || y.items !== undefined) compare(x.items, y.items, `${path}[]`)
+    if (x.items !== undefined || y.items !== undefined) compare(x.items, y.items, `${path}[]`, depth)
   }
-  function compareProperties (x: Shape, y: Shape, path: string): void {
+  function compareProperties (x: Shape, y: Shape, path: string, depth: number): void {
     // A name may be required without a schema of its own.
     const names = new Set([...x.properties.keys(), ...y.properties.keys(), ...x.required, ...y.required])
+    const renamed = renamedIn(x, y, renames)
+    const olderNames = new Set(renamed.values())
     for (const name of [...names].sort()) {
+      // A renamed property is said once, under its newer name.
+      if (olderNames.has(name)) continue
       const child = path === '' ? name : `${path}.${name}`
-      const before = x.properties.has(name)
+      const older = renamed.get(name) ?? name
+      const before = x.properties.has(older)
       const after = y.properties.has(name)
+      if (older !== name) emit('property-renamed', child, older)
       if (before && !after) {
         emit('property-removed', child, '')
       } else if (after && !before) {
         emit(y.required.has(name) ? 'required-property-added' : 'property-added', child, '')
       } else {
-        if (!x.required.has(name) && y.required.has(name)) emit('newly-required', child, '')
-        if (x.required.has(name) && !y.required.has(name)) emit('no-longer-required', child, '')
-        if (before) compare(x.properties.get(name), y.properties.get(name), child)
+        if (!x.required.has(older) && y.required.has(name)) emit('newly-required', child, '')
+        if (x.required.has(older) && !y.required.has(name)) emit('no-longer-required', child, '')
+        if (before) compare(x.properties.get(older), y.properties.get(name), child, depth)
       }
     }
   }
@@ -141,7 +158,7 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
       if (change !== null) say(`constraint-${change.direction}`, `${code(key)}${at(path)} ${change.detail}`)
     }
     const keys = [...new Set([...x.extras.keys(), ...y.extras.keys()])]
-      .filter(key => JSON.stringify(x.extras.get(key)) !== JSON.stringify(y.extras.get(key))).sort()
+      .filter(key => !sameValues(x.extras.get(key) ?? [], y.extras.get(key) ?? [])).sort()
     if (keys.length > 0) say('not-judged', notJudged(keys, at(path)))
   }
   function compareValues (x: unknown[] | null, y: unknown[] | null, path: string): void {
@@ -153,7 +170,11 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role): S
     for (const value of x) if (!after.has(JSON.stringify(value))) emit('enum-value-removed', path, valueText(value))
     for (const value of y) if (!before.has(JSON.stringify(value))) emit('enum-value-added', path, valueText(value))
   }
-  compare(from.schema, to.schema, '')
+  // What no rule reads, as `allOf` parts add it up: the same values in the same order.
+  function sameValues (a: readonly unknown[], b: readonly unknown[]): boolean {
+    return a.length === b.length && a.every((value, i) => sameValue({ document: from.document, value }, { document: to.document, value: b[i] }))
+  }
+  compare(from.schema, to.schema, '', 0)
   return changes
 }
 
@@ -169,6 +190,7 @@ function sentence (kind: Kind, path: string, detail: string): string {
     case 'property-added': return `property ${code(path)} added`
     case 'required-property-added': return `required property ${code(path)} added`
     case 'property-removed': return `property ${code(path)} removed`
+    case 'property-renamed': return `property ${code(path)} renamed from ${code(detail)}`
     case 'newly-required': return `property ${code(path)} newly required`
     case 'no-longer-required': return `property ${code(path)} no longer required`
     case 'enum-value-added': return `value ${detail} added to the enum${of}`
@@ -181,27 +203,35 @@ function sentence (kind: Kind, path: string, detail: string): string {
 }
 
 /**
- * A schema's types, values, properties, items, constraints and what no rule reads. `allOf` adds its parts up; a
- * union of one schema and `null` is that schema, nullable; a union of single values of one type is an enum of
- * them (TypeBox's union of literals); a union of plain types is those types; another union is kept as its
- * alternatives. `open` holds the schemas being shaped, outer to inner: a schema that is part of itself adds
- * nothing more.
+ * The shapes of a document's schemas, each made once (see shape()), `allOf` parts, however nested, included.
+ * `open` holds the schemas being shaped, outer to inner: a schema that is part of itself adds nothing more.
  */
-function shape (document: OpenApiDocument, schema: Record<string, unknown>, open: Set<object>): Shape {
-  const result: Shape = {
-    types: schema.type === undefined ? [] : ([] as unknown[]).concat(schema.type).map(String),
-    values: Array.isArray(schema.enum) ? schema.enum : Object.hasOwn(schema, 'const') ? [schema.const] : null,
-    properties: new Map(isObject(schema.properties) ? Object.entries(schema.properties) : []),
-    required: new Set(Array.isArray(schema.required) ? schema.required.map(String) : []),
-    items: schema.items,
-    union: null,
-    constraints: constraintsOf(schema),
-    extras: new Map(Object.entries(schema).filter(([key, value]) => isExtra(key, value)).map(([key, value]) => [key, [canonical(document, value)]]))
+function shaper (document: OpenApiDocument): (schema: Record<string, unknown>) => Shape {
+  const made = new Map<object, Shape>()
+  const open = new Set<object>()
+  function shapeOf (schema: Record<string, unknown>, depth: number): Shape {
+    const known = made.get(schema)
+    if (known !== undefined) return known
+    if (open.has(schema)) return own(schema)
+    checkDepth(depth)
+    open.add(schema)
+    const result = shape(schema, part => shapeOf(resolveRef(document, part), depth + 1))
+    open.delete(schema)
+    made.set(schema, result)
+    return result
   }
-  if (open.has(schema)) return result
-  open.add(schema)
-  const parts = (key: string): Shape[] => (Array.isArray(schema[key]) ? schema[key] as unknown[] : [])
-    .map(part => shape(document, resolveRef(document, part), open))
+  return schema => shapeOf(schema, 0)
+}
+
+/**
+ * A schema's types, values, properties, items, constraints and what no rule reads. `allOf` adds its parts up
+ * (each shaped by `partShape`); a union of one schema and `null` is that schema, nullable; a union of single
+ * values of one type is an enum of them (TypeBox's union of literals); a union of plain types is those types;
+ * another union is kept as its alternatives.
+ */
+function shape (schema: Record<string, unknown>, partShape: (part: unknown) => Shape): Shape {
+  const result = own(schema)
+  const parts = (key: string): Shape[] => (Array.isArray(schema[key]) ? schema[key] as unknown[] : []).map(partShape)
   for (const part of parts('allOf')) merge(result, part)
   const union = Array.isArray(schema.anyOf) ? 'anyOf' : Array.isArray(schema.oneOf) ? 'oneOf' : null
   if (union !== null) {
@@ -219,7 +249,6 @@ function shape (document: OpenApiDocument, schema: Record<string, unknown>, open
     }
     if (others.length < branches.length) result.types.push('null')
   }
-  open.delete(schema)
   if (schema.nullable === true) result.types.push('null')
   if (result.types.length === 0 && result.properties.size > 0) result.types.push('object')
   if (result.types.length === 0 && result.items !== undefined) result.types.push('array')
@@ -227,6 +256,33 @@ function shape (document: OpenApiDocument, schema: Record<string, unknown>, open
   const types = [...new Set(result.types)].sort()
   result.types = [...types.filter(type => type !== 'null'), ...types.filter(type => type === 'null')]
   return result
+}
+
+// What a schema says by its own keywords, before its `allOf` parts and alternatives add theirs.
+function own (schema: Record<string, unknown>): Shape {
+  return {
+    types: schema.type === undefined ? [] : ([] as unknown[]).concat(schema.type).map(String),
+    values: Array.isArray(schema.enum) ? schema.enum : Object.hasOwn(schema, 'const') ? [schema.const] : null,
+    properties: new Map(isObject(schema.properties) ? Object.entries(schema.properties) : []),
+    required: new Set(Array.isArray(schema.required) ? schema.required.map(String) : []),
+    items: schema.items,
+    union: null,
+    constraints: constraintsOf(schema),
+    extras: new Map(Object.entries(schema).filter(([key, value]) => isExtra(key, value)).map(([key, value]) => [key, [value]]))
+  }
+}
+
+/**
+ * The properties of `y` that are renamed ones of `x`, by their new names: a rename declared between the versions
+ * whose older name only `x` has and newer name only `y` has. Each older name is renamed once.
+ */
+function renamedIn (x: Shape, y: Shape, renames: readonly Rename[]): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const [older, newer] of renames) {
+    const fits = x.properties.has(older) && !y.properties.has(older) && y.properties.has(newer) && !x.properties.has(newer)
+    if (fits && !found.has(newer) && ![...found.values()].includes(older)) found.set(newer, older)
+  }
+  return found
 }
 
 // A keyword no rule reads: not the shape's own nor documentation; `additionalProperties` when it is a schema.
@@ -242,7 +298,7 @@ function merge (into: Shape, part: Shape): void {
   into.items ??= part.items
   into.union ??= part.union
   for (const [key, value] of part.constraints) into.constraints.set(key, into.constraints.has(key) ? combine(key, into.constraints.get(key), value) : value)
-  for (const [key, texts] of part.extras) into.extras.set(key, [...into.extras.get(key) ?? [], ...texts])
+  for (const [key, values] of part.extras) into.extras.set(key, [...into.extras.get(key) ?? [], ...values])
 }
 
 function isNull (branch: Shape): boolean {

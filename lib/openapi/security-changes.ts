@@ -1,7 +1,8 @@
 import type { Note } from './changes.js'
 import { code } from './code.js'
 import type { OpenApiDocument } from './split.js'
-import { canonical, NOT_JUDGED } from './unjudged.js'
+import { sameValue } from './same-value.js'
+import { NOT_JUDGED } from './unjudged.js'
 import { asArray } from '../util/as-array.js'
 import { isObject } from '../util/is-object.js'
 
@@ -30,7 +31,7 @@ export function compareSecurity (from: SecuritySide, to: SecuritySide): Note[] {
   for (const text of after.keys()) if (!before.has(text)) notes.push({ text: `security requirement ${code(text)} added`, breaking: openBefore && !openAfter })
   const names = [...new Set([...before.values()].flat())].filter(name => [...after.values()].some(schemes => schemes.includes(name))).sort()
   for (const name of names) {
-    if (canonical(from.document, scheme(from.document, name)) !== canonical(to.document, scheme(to.document, name))) {
+    if (!sameValue({ document: from.document, value: scheme(from.document, name) }, { document: to.document, value: scheme(to.document, name) })) {
       notes.push({ text: `${NOT_JUDGED}: security scheme ${code(name)}`, breaking: false })
     }
   }

@@ -88,7 +88,8 @@ const rows: Row[] = [
   { rule: 'a success media type added', v1: ok200({ content: { 'application/json': { schema: string } } }), v2: ok200({ content: { 'application/json': { schema: string }, 'text/csv': { schema: string } } }), breaking: false, changes: ['response 200: media type `text/csv` added'] },
 
   // Other responses: said, never breaking.
-  { rule: 'an error status removed', v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: ok200(string), breaking: false, changes: ['response 409 removed'] },
+  { rule: 'an error status removed', v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: ok200(string), breaking: true, changes: ['response 409 removed'] },
+  { rule: 'an error status changed (404 to 410): the client handles 404', v1: { schema: { response: { 200: string, 404: object({ why: string }) } } }, v2: { schema: { response: { 200: string, 410: object({ why: string }) } } }, breaking: true, changes: ['response 404 removed', 'response 410 added'], details: [true, false] },
   { rule: "an error response's property removed", v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: { schema: { response: { 200: string, 409: object({}) } } }, breaking: false, changes: ['response 409: property `why` removed'] },
   { rule: "an error response's media type removed", v1: { schema: { response: { 409: { content: { 'application/json': { schema: string }, 'text/plain': { schema: string } } } } } }, v2: { schema: { response: { 409: { content: { 'application/json': { schema: string } } } } } }, breaking: false, changes: ['response 409: media type `text/plain` removed'] },
 

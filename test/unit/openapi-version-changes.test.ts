@@ -3,6 +3,7 @@ import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
+import { kReleaseGate, type ReleaseGate } from '../../lib/openapi/release-gate.js'
 import { allProblems, documentOf, operations } from './openapi-helpers.js'
 
 const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String(), status: Type.String() })
@@ -37,7 +38,7 @@ t.test('one document per version of versionChanges, with its schemas; its change
   t.ok(Object.isFrozen(changes[0].descriptions))
   t.same(changes[0].added, ['GET /orders/{id}/lines'])
   t.equal(documentOf(app, '3.0').info.description, "The orders API.\n\n### Changes since 2.0\n\nOrders call their creation time 'createdAt' (it was 'created').\n\n" +
-    '**Breaking changes**\n\n- `GET /orders/{id}`: response 200: property `created` removed\n\n**Other changes**\n\n- `GET /orders/{id}`: response 200: required property `createdAt` added')
+    '**Breaking changes**\n\n- `GET /orders/{id}`: response 200: property `createdAt` renamed from `created`')
   t.match(documentOf(app, '2.0').info.description, /^The orders API\.\n\n### Changes since 1\.0\n\nOrders have a status\.\n\nOrders have lines of their own\.\n\n\*\*Other changes\*\*/)
   t.notMatch(documentOf(app, '1.0').info.description, /Changes since/)
   t.same((await app.inject('/openapi/changes.json')).json()[1].descriptions, ["Orders call their creation time 'createdAt' (it was 'created')."])
@@ -53,4 +54,41 @@ t.test('a change of schemas alone shows in the documents and their changes, as a
   const [pair] = app.apiVersionChanges()
   t.same([pair.from, pair.to, pair.descriptions], ['1.0', '2.0', ['Users may give an email.']])
   t.same(pair.changed.map(change => [change.operation, change.changes]), [['POST /users', ['request body: property `email` added']]])
+})
+
+t.test('a rename versionChanges declares is one change, as breaking as the older name removed; through a version retired between, the names followed', async t => {
+  const Line = Type.Object({ sku: Type.String(), quantity: Type.Integer() })
+  const Order = Type.Object({ code: Type.String(), note: Type.Optional(Type.String()), lines: Type.Array(Line) })
+  const Filter = Type.Object({ pageSize: Type.Optional(Type.Integer()) })
+  const app = Fastify()
+  await app.register(apiVersioning, {
+    versionChanges: [
+      { version: '3.0', changes: [versionChange({ description: 'Codes are references; lines count their quantity.', fields: [{ schema: Order, field: 'code', renamedFrom: 'ref' }, { schema: Line, field: 'quantity', renamedFrom: 'count' }] })] },
+      { version: '2.0', changes: [versionChange({ description: 'Orders have a reference; pages a size.', fields: [{ schema: Order as object, field: 'ref', renamedFrom: 'id' }, { schema: Filter, field: 'pageSize', renamedFrom: 'limit' }] })] },
+      { version: '1.0' }
+    ],
+    // 2.0 is retired: 1.0 is followed by 3.0, and `id` became `code` in two steps.
+    policies: { '2.0': { sunset: { date: '2020-01-01', enforce: true } } }
+  })
+  await app.register(apiVersioningOpenApi, {})
+  app.post('/orders', { versionChanges: true, schema: { body: Order, querystring: Filter, response: { 200: Order } } }, async () => ({ code: 'a', lines: [] }))
+  await app.ready()
+  const [pair] = app.apiVersionChanges()
+  t.same([pair.from, pair.to], ['1.0', '3.0'])
+  t.same(pair.changed.map(change => change.details), [[
+    { change: 'query parameter `pageSize` renamed from `limit`', breaking: true },
+    { change: 'request body: property `code` renamed from `id`', breaking: true },
+    { change: 'request body: property `lines[].quantity` renamed from `count`', breaking: true },
+    { change: 'response 200: property `code` renamed from `id`', breaking: true },
+    { change: 'response 200: property `lines[].quantity` renamed from `count`', breaking: true }
+  ]])
+
+  // The release gate compares a version's saved document with its own current one: a rename there (declared for
+  // the version itself) is no change from a version before, but a property removed and another added.
+  const gate = (app as unknown as Record<symbol, ReleaseGate>)[kReleaseGate]
+  const [older, newer] = app.apiVersionDocuments()
+  t.same(gate.compare({ ...newer, document: older.document }, newer).changed.map(change => change.details)[0].filter(detail => detail.change.includes('`code`')), [
+    { change: 'request body: required property `code` added', breaking: true },
+    { change: 'response 200: required property `code` added', breaking: false }
+  ])
 })

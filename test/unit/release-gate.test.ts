@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap'
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { main } from '../../lib/cli/main.js'
 import { served, type Variant } from './fixtures/release-gate/app.js'
@@ -11,9 +12,9 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'release-gate')
 
 interface Run { code: number, stdout: string, stderr: string }
 
-async function gate (t: Test, argv: string[], variant: Variant = 'released'): Promise<Run> {
-  served.variant = variant
-  t.teardown(() => { served.variant = 'released' })
+async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes'): Promise<Run> {
+  Object.assign(served, { variant, closing })
+  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes' }))
   let stdout = ''
   let stderr = ''
   const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures })
@@ -109,6 +110,63 @@ t.test('snapshot saves the versions served now and leaves the other files of the
   t.same(readdirSync(created), ['1.0.json', '2.0.json'])
 })
 
+// Without a bound, each run would not end: 3^20 places, each compared.
+t.test('a saved document of $ref chains is checked in time linear in its size; a schema too deep to compare is exit 2 naming the file', { timeout: 60_000 }, async t => {
+  const dir = t.testdir()
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'chains')).code, 0)
+  const saved = readFileSync(join(dir, '1.0.json'), 'utf8')
+  t.ok(Object.keys(JSON.parse(saved).components.schemas).length > 20, '21 levels of schemas')
+  t.match(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'chains'), { code: 0, stdout: /^1\.0: no change\n2\.0: no change\n/ })
+  // Said once, where first met: every other place of the leaf is the same pair of schemas.
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'chains-changed'), {
+    code: 1,
+    stdout: '1.0: 1 breaking change, 0 other changes\n  breaking:\n' +
+      `  - \`GET /chain\`: response 200: type of \`${Array(20).fill('p0').join('.')}\` changed from \`string\` to \`integer\`\n` +
+      '2.0: no change\n\nBreaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.\n',
+    stderr: ''
+  })
+
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'too-deep')).code, 0, 'served, and saved')
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'too-deep'), {
+    code: 2,
+    stdout: '',
+    stderr: `fastify-api-versioning: --dir ${dir}: 1.0.json cannot be compared with the app's 1.0: \`GET /chain\`: a schema nests deeper than 100 levels, its $refs followed, so what changed in it cannot be told: make it shallower (one that refers to itself, a tree, is fine)\n`
+  })
+})
+
+t.test('a folder holding one version twice is refused, naming both files; snapshot never writes through a symbolic link', async t => {
+  const dir = await released(t)
+  const text = readFileSync(join(dir, '1.0.json'), 'utf8')
+  writeFileSync(join(dir, '1.json'), text)
+  const twice = `fastify-api-versioning: --dir ${dir}: 1.0.json and 1.json are both version 1.0: keep the one snapshot wrote (the version as your routes name it) and remove the other\n`
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'gone'), { code: 2, stdout: '', stderr: twice }, 'check: not a version removed')
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), { code: 2, stdout: '', stderr: twice }, 'snapshot')
+  rmSync(join(dir, '1.0.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), {
+    code: 2, stdout: '', stderr: `fastify-api-versioning: --dir ${dir}: 1.json is version 1.0, which snapshot writes as 1.0.json: remove 1.json (or rename it 1.0.json), then run snapshot again\n`
+  }, 'snapshot would make it two')
+
+  // A saved file that is a link to a file elsewhere: writing it would change that file.
+  const other = mkdtempSync(join(tmpdir(), 'release-gate-'))
+  t.teardown(() => rmSync(other, { recursive: true, force: true }))
+  const elsewhere = join(other, 'mine.json')
+  writeFileSync(elsewhere, 'not the gate\'s')
+  const linked = join(other, 'linked')
+  mkdirSync(linked)
+  symlinkSync(elsewhere, join(linked, '1.0.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', linked]), {
+    code: 2, stdout: '', stderr: `fastify-api-versioning: --dir ${linked}: 1.0.json is a symbolic link, and snapshot never writes through one (it would change the file it points to): replace it with a file of its own, or remove it, then run snapshot again\n`
+  })
+  t.equal(readFileSync(elsewhere, 'utf8'), 'not the gate\'s', 'the file it points to is as it was')
+  t.same(readdirSync(linked), ['1.0.json'], 'nothing written')
+  // The folder itself may be a link: it is where the user keeps the documents.
+  const folder = join(other, 'openapi-versions')
+  symlinkSync(dir, folder)
+  rmSync(join(dir, '1.json'))
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', folder]), { code: 0, stdout: `Saved 2 versions in ${folder}: 1.0.json, 2.0.json\n`, stderr: '' })
+  t.equal(readFileSync(join(dir, '1.0.json'), 'utf8'), text)
+})
+
 t.test('the app module: a Fastify instance or a function returning one, ESM or CommonJS, resolved from the working directory', async t => {
   const dir = t.testdir()
   t.same(await gate(t, ['snapshot', '--app', 'instance.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' }, 'an instance')
@@ -129,6 +187,9 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'throws.mjs', '--dir', dir], /^fastify-api-versioning: --app throws\.mjs: the module failed to load: DATABASE_URL is not set\n$/)
   await fails(['check', '--app', 'throws-unreadable.mjs', '--dir', dir], 'fastify-api-versioning: --app throws-unreadable.mjs: the module failed to load: a value that cannot be read\n')
   await fails(['check', '--app', 'missing.mjs', '--dir', dir], /^fastify-api-versioning: --app missing\.mjs: the module failed to load: Cannot find module/)
+  await fails(['check', '--app', 'imports-typescript.mjs', '--dir', dir], 'fastify-api-versioning: --app imports-typescript.mjs: the module failed to load: ' +
+    `Unknown file extension ".ts" for /app/src/routes.ts: Node ${process.version} loads no such file by itself. For TypeScript: use Node 22.18 or later (it strips types), ` +
+    'run the command through tsx (npx tsx node_modules/.bin/fastify-api-versioning ...), or compile the app and give --app its .js (docs/openapi.md, "A TypeScript app")\n')
   await fails(['check', '--app', 'no-default.mjs', '--dir', dir], /^fastify-api-versioning: --app no-default\.mjs: the module has no default export \(its exports: \[app\]\): export default your Fastify instance, or a function returning one\n$/)
   await fails(['check', '--app', 'promised-rejects.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-rejects.mjs: its default export, a promise, rejected: no database\n')
   await fails(['check', '--app', 'promised-other.mjs', '--dir', dir], 'fastify-api-versioning: --app promised-other.mjs: its default export, a promise, gave an object with keys [port]: expected a Fastify instance\n')
@@ -141,7 +202,7 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed\n')
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
   // Checked, then the app would not close: what holds the process may keep it from ending.
-  t.same(await gate(t, ['check', ...app], 'close-fails'), {
+  t.same(await gate(t, ['check', ...app], 'released', 'fails'), {
     code: 2,
     stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
     stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
@@ -151,24 +212,62 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['check', '--app', 'app.ts', '--dir', join(empty, 'nowhere')], /^fastify-api-versioning: --dir \S+nowhere: cannot read the folder: ENOENT/)
   await fails(['check', '--app', 'app.ts', '--dir', empty], `fastify-api-versioning: --dir ${empty} has no saved version (<version>.json): run snapshot when you release a version, then check\n`)
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'notes.txt')], /^fastify-api-versioning: --dir \S+notes\.txt: cannot write the documents there: EEXIST/)
+  mkdirSync(join(empty, 'taken', '2.0.json'), { recursive: true })
+  await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'taken')], /^fastify-api-versioning: --dir \S+taken: cannot write the documents there: EISDIR/)
   const broken = t.testdir({ '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
   writeFileSync(join(broken, '1.0.json'), '{}')
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)
 })
 
+t.test('an app that does not load or become ready within --ready-timeout is exit 2, naming the step that never ended', async t => {
+  const dir = await released(t)
+  const late = (what: string) => `fastify-api-versioning: --app ${what} within 0.05 s: it waits for something that never comes (a connection, a plugin or hook that never ends); make it end, or give it longer with --ready-timeout <seconds>\n`
+  const quick = ['--dir', dir, '--ready-timeout', '0.05']
+  t.same(await gate(t, ['check', '--app', 'never-loads.mjs', ...quick]), { code: 2, stdout: '', stderr: late('never-loads.mjs: the module did not finish loading') }, 'a top-level await')
+  t.same(await gate(t, ['check', '--app', 'app.ts', ...quick], 'never-built'), { code: 2, stdout: '', stderr: late('app.ts: its default export, a function, did not return') }, 'a build')
+  t.same(await gate(t, ['check', '--app', 'promised-never.mjs', ...quick]), { code: 2, stdout: '', stderr: late('promised-never.mjs: its default export, a promise, did not settle') }, 'a promise of the app')
+  // Not closed after: Fastify would close it only once it had started. Nothing waits for that.
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', ...quick], 'never-ready', 'hangs'), { code: 2, stdout: '', stderr: late('app.ts: the app did not become ready (ready())') }, 'an onReady hook')
+})
+
+t.test('the verdict is written before the app closes, and closing is bounded by --close-timeout: breaking changes stay exit 1', async t => {
+  const dir = await released(t)
+  const quick = ['--app', 'app.ts', '--dir', dir, '--close-timeout', '0.05']
+  const hangs = 'fastify-api-versioning: --app app.ts: closing the app (close()) did not finish within 0.05 s: an onClose hook never ends; make it end, or give it longer with --close-timeout <seconds>\n'
+  const fine = (await gate(t, ['check', ...quick])).stdout
+  t.same(await gate(t, ['check', ...quick], 'released', 'hangs'), { code: 2, stdout: fine, stderr: hangs }, 'nothing breaking, then no close: not a pass')
+  const breaking = await gate(t, ['check', ...quick], 'breaking')
+  t.equal(breaking.code, 1)
+  t.same(await gate(t, ['check', ...quick], 'breaking', 'hangs'), { code: 1, stdout: breaking.stdout, stderr: hangs }, 'breaking, then no close')
+  t.same(await gate(t, ['check', ...quick], 'breaking', 'fails'), {
+    code: 1, stdout: breaking.stdout, stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
+  }, 'breaking, then a close that throws')
+  t.same(await gate(t, ['snapshot', ...quick], 'released', 'hangs'), { code: 2, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: hangs }, 'snapshot')
+})
+
+t.test('--version prints the package\'s version', async t => {
+  const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8'))
+  t.same(await gate(t, ['--version']), { code: 0, stdout: `${version}\n`, stderr: '' })
+})
+
 t.test('usage: one command and both flags, or exit 2 with the usage text; --help prints it', async t => {
   const help = await gate(t, ['--help'])
-  t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder>\n/ })
+  t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder> \[options\]\n/ })
+  t.match(help.stdout, /--ready-timeout <seconds> .+\(default 60\)\n +--close-timeout <seconds> .+\(default 10\)\n/, 'the waits\' bounds')
   t.equal((await gate(t, ['-h'])).stdout, help.stdout)
+  const options = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --help and --version'
   for (const [argv, message] of [
     [[], 'expected one command, snapshot or check (got none)'],
     [['publish', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "publish")'],
     [['check', 'snapshot', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "check" "snapshot")'],
     [['check', '--dir', 'd'], '--app is missing: give the module that exports your app (--app ./app.js)'],
     [['check', '--app', 'a'], '--dir is missing: give the folder of the saved documents (--dir openapi-versions)'],
-    [['check', '--ap', 'a', '--dir', 'd'], "Unknown option '--ap': the options are --app <module>, --dir <folder> and --help"],
-    [['check', '--dir', 'd', '--app'], "Option '--app <value>' argument missing: the options are --app <module>, --dir <folder> and --help"]
+    [['check', '--ap', 'a', '--dir', 'd'], `Unknown option '--ap': the options are ${options}`],
+    [['check', '--dir', 'd', '--app'], `Option '--app <value>' argument missing: the options are ${options}`],
+    [['check', '--app', 'a', '--dir', 'd', '--ready-timeout', '-1'], `Option '--ready-timeout' argument is ambiguous: the options are ${options}`],
+    ...['', 'soon', '0', '-1', '86401', 'Infinity'].map(given => [['check', '--app', 'a', '--dir', 'd', `--ready-timeout=${given}`], `--ready-timeout must be a number of seconds above 0 and at most 86400 (got ${JSON.stringify(given)})`] as const),
+    [['check', '--app', 'a', '--dir', 'd', '--close-timeout', '0'], '--close-timeout must be a number of seconds above 0 and at most 86400 (got "0")']
   ] as const) {
     t.same(await gate(t, [...argv]), { code: 2, stdout: '', stderr: `fastify-api-versioning: ${message}\n\n${help.stdout}` }, argv.join(' '))
   }
