@@ -10,10 +10,10 @@ import type { PathEntry, RouteKind } from './routing/route-table.js'
 export const kState = Symbol.for('fastify-api-versioning.state')
 
 /**
- * Set on a route of `versionChanges` by `apiVersioning`: its version's responses as its document shows them, where
- * they differ from what Fastify serializes with (an error's body is converted after it is written: see servedSchema).
+ * Set on the route that serves a `versionChanges` route's older versions: the routes only the documents have, one a
+ * shape of those versions (with its schema and its versions' declaration), as a route of them would be documented.
  */
-export const kDocumentedResponses = Symbol.for('fastify-api-versioning.documentedResponses')
+export const kDocumentedRoutes = Symbol.for('fastify-api-versioning.documentedRoutes')
 
 /** Set on each route's options object by `apiVersioning`'s onRoute hook: the route's checked declaration. */
 export const kDeclaration = Symbol.for('fastify-api-versioning.declaration')

@@ -1,7 +1,7 @@
 import type { FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import { messageOf } from '../problems/server-error.js'
-import { kDeclaration, kDocumentedResponses, type DeclarationState } from '../state.js'
+import { kDeclaration, type DeclarationState } from '../state.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
@@ -53,18 +53,15 @@ export class RouteCollector {
   }
 
   /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
-  readonly globalTransform = (given: RouteTransformArgs): Transformed => {
-    const args = documented(given)
-    return this.number(args, this.transform === null ? {} : checked(this.transform(args), 'the transform option'))
-  }
+  readonly globalTransform = (args: RouteTransformArgs): Transformed =>
+    this.number(args, this.transform === null ? {} : checked(this.transform(args), 'the transform option'))
 
   /**
    * Wraps a route's `config.swaggerTransform`, which @fastify/swagger runs instead of the global transform.
    * Other @fastify/swagger registrations of the app share the route's config, and see the route's own result.
    */
   wrap (own: RouteTransform | false): RouteTransform {
-    return given => {
-      const args = documented(given)
+    return args => {
       const result = own === false ? {} : checked(own(args), `the config.swaggerTransform of ${String(args.route.method)} ${args.route.url}`)
       return this.building ? this.number(args, result) : result
     }
@@ -84,12 +81,6 @@ export class RouteCollector {
     }
     return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }
   }
-}
-
-// A version's route of versionChanges is documented with that version's responses (see kDocumentedResponses).
-function documented (args: RouteTransformArgs): RouteTransformArgs {
-  const responses = (args.route as unknown as Record<symbol, unknown>)[kDocumentedResponses]
-  return responses === undefined ? args : { ...args, schema: { ...args.schema, response: responses } }
 }
 
 /**

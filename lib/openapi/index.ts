@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyReque
 import fp from 'fastify-plugin'
 import { ApiVersion } from '../api-version.js'
 import { readClock } from '../lifecycle/clock.js'
-import { kState, type ApiVersioningState } from '../state.js'
+import { kDocumentedRoutes, kState, type ApiVersioningState } from '../state.js'
 import { apiVersionChanges, changesContext, compareVersions, type ApiVersionChanges, type ChangesContext } from './changes.js'
 import { describeChanges } from './changes-description.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
@@ -67,11 +67,22 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const swaggerUi = options.ui === null ? null : await loadPeer<FastifyPluginCallback<Record<string, unknown>>>('@fastify/swagger-ui', 'the ui option')
   const collector = new RouteCollector(options.transform)
 
-  fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
+  // A route's own transform, which @fastify/swagger runs instead of the global one, numbers the route too.
+  const wrapTransform = (route: RouteOptions): void => {
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
     if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
+  }
+  // Set once @fastify/swagger is registered, before any route is.
+  let document: (route: RouteOptions) => void = () => {}
+  fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
+    wrapTransform(route)
+    // The shapes of a versionChanges route's older versions, documented where it is declared.
+    for (const shape of (route as { [kDocumentedRoutes]?: RouteOptions[] })[kDocumentedRoutes] ?? []) {
+      wrapTransform(shape)
+      document(shape)
+    }
   })
-  await fastify.register(swagger, {
+  document = await registerCollecting(fastify, swagger, {
     openapi: options.openapi,
     decorator: kSwagger,
     transform: collector.globalTransform,
@@ -152,6 +163,34 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (swaggerUi !== null && options.ui !== null) {
     registerUi(fastify, swaggerUi, options.ui, options.guard, options.routePrefix, () => primaryVersion(serve().documents).version)
   }
+}
+
+/**
+ * Registers @fastify/swagger, and gives back the onRoute hook it collects the routes to document with: the shapes of
+ * `versionChanges` routes' older versions are routes only the documents have (one route of the router serves them
+ * all), given to it as Fastify gives it a route. Caught as it registers the hook (its first onRoute hook); a
+ * @fastify/swagger that registers none cannot document those shapes, which start-up says.
+ */
+async function registerCollecting (fastify: FastifyInstance, swagger: FastifyPluginCallback<Record<string, unknown>>, options: Record<string, unknown>): Promise<(route: RouteOptions) => void> {
+  let collect: ((route: RouteOptions) => void) | null = null
+  const own = Object.getOwnPropertyDescriptor(fastify, 'addHook')
+  const addHook = fastify.addHook
+  Object.defineProperty(fastify, 'addHook', {
+    configurable: true,
+    writable: true,
+    value: function addHookSeen (this: FastifyInstance, name: string, hook: unknown) {
+      if (name === 'onRoute' && collect === null) collect = hook as (route: RouteOptions) => void
+      return (addHook as (name: string, hook: unknown) => FastifyInstance).call(this, name, hook)
+    }
+  })
+  try {
+    await fastify.register(swagger, options)
+  } finally {
+    if (own === undefined) delete (fastify as unknown as Record<string, unknown>).addHook
+    else Object.defineProperty(fastify, 'addHook', own)
+  }
+  if (collect === null) throw coded(new Error('fastify-api-versioning/openapi: @fastify/swagger registered no onRoute hook, so the older versions of versionChanges routes could not be documented; use a version of @fastify/swagger the plugin is tested with (9.4.0 or later)'), 'FST_API_VERSIONING_MISSING_PEER')
+  return collect
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { FastifyBaseLogger, FastifyInstance, onRequestHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHandler } from 'fastify'
 import type { Lifecycle } from '../lifecycle/lifecycle.js'
 import type { ResolvedOptions } from '../options.js'
-import { kDeclaration } from '../state.js'
+import { kDeclaration, kDocumentedRoutes } from '../state.js'
 import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
@@ -15,7 +15,7 @@ import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 import type { RequestMetrics, RouteCounting, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
-import { changingRoutes, expandRoute, kMadeByChanges, OPTION } from '../version-changes/routes.js'
+import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges, OPTION, type DocumentedShape } from '../version-changes/routes.js'
 import { sharedSchemas, type SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface DeclaringParts {
@@ -53,13 +53,24 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
   // What the routes declared with versionChanges declared: what its instructions may name, and what they touch.
   const changing = changingRoutes()
+  // A schema with the version names let through its validation; what a shared schema added later may forbid is
+  // checked once the app is ready.
+  function allowedSchema (instance: FastifyInstance, schema: FastifySchema | undefined, url: string, label: string): FastifySchema | undefined {
+    const inPath = options.segmentName !== null && hasParam(url, options.segmentName)
+    const allowed = allowVersionNames(schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => instance.getSchema(id), label)
+    if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
+    return allowed.schema
+  }
+
   // By method and path, for telemetry: whether a versioned route there has other constraints, and what moves the
   // counting of those without into their hooks (see countsAtRouting).
   const countPlaces = new Map<string, { bound: boolean, demote: Array<() => void> }>()
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
-    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) expandRoute(this, route, options.versionList, changing, options.queryNames)
+    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) {
+      expandRoute(this, route, options.versionList, changing, { queryNames: options.queryNames, allow: schema => allowedSchema(this, schema, route.url, `${String(route.method)} ${route.url}`) })
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const pathKey = routePathKey(route.url, router)
     const { [STRATEGY]: own, ...others } = route.constraints ?? {}
@@ -94,12 +105,20 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (declaration.kind === 'plain') return
 
     const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
-    const allowed = allowVersionNames(route.schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => this.getSchema(id), label)
-    route.schema = allowed.schema
-    if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
+    route.schema = allowedSchema(this, route.schema, route.url, label)
     const declared = { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey }
     Object.assign(route, { [kDeclaration]: declared })
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
+    // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be.
+    const shapes = (route as unknown as { [kDocumentedShapes]?: readonly DocumentedShape[] })[kDocumentedShapes]
+    if (shapes !== undefined) {
+      Object.assign(route, {
+        [kDocumentedRoutes]: shapes.map(shape => {
+          const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
+          return { ...route, schema: allowedSchema(this, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
+        })
+      })
+    }
     const bound = constraintsKey !== ''
     const segment = inPath ? { prefix: segmentPrefix(route.url, options.segmentName as string) } : null
     // @fastify/otel (registered before the route) keeps its request span where a hook of the route can name it.

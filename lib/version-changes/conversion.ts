@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import { locator, type Locate } from './locate.js'
@@ -6,7 +6,7 @@ import { names } from './schema-identity.js'
 import { recheck, type Rechecked } from './recheck.js'
 import { downName, rebuild, removedName, upName } from './renaming.js'
 import { bodyAfter } from './migration-result.js'
-import { convertedBody, forStatus } from './sent-body.js'
+import { forStatus } from './sent-body.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
@@ -59,16 +59,17 @@ export interface Step {
 /** What converts a response down: the body, or a promise of it where a migration runs. */
 export type Down = (reply: ReplyState, body: unknown) => unknown
 
+/** What a status needs of a body Fastify serialized unconverted: nothing, the body as it is, or its data. */
+export type Need = 'none' | 'body' | 'data'
+
 /** What converts the requests and responses of one route between one version of the list and the newest. */
 export interface Conversion {
-  /** The preHandler hook that converts a request up to the newest version; null when nothing changes it. */
-  readonly request: preHandlerHookHandler | null
-  /** The preSerialization hook that converts an object of a status below 400 down to the version. */
-  readonly response: preSerializationHookHandler | null
-  /** The onSend hook that converts what that hook did not: errors, texts, Buffers, streams, empty bodies. */
-  readonly send: onSendHookHandler | null
-  /** The response conversion as a function; null for none. */
+  /** Converts a request up to the newest version, in place; a promise where a migration or check runs; null for none. */
+  readonly up: ((request: FastifyRequest) => void | Promise<void>) | null
+  /** Converts a response's body down to the version; null for none. */
   readonly down: Down | null
+  /** What a status needs of a body that reaches the onSend hook unconverted (an error's, a text, a stream). */
+  readonly needs: (status: number) => Need
 }
 
 /** What a conversion needs of its route beyond its steps. */
@@ -79,8 +80,6 @@ export interface ConversionContext {
   readonly newest: VersionSchemas
   /** The query parameters that carry the version (lower case): no schema's to check. */
   readonly queryNames: readonly string[]
-  /** The responses of the version converted to, as its document shows them: a converted body is serialized so. */
-  readonly responses: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -97,9 +96,6 @@ export function planSteps (list: VersionList, routeKeys: readonly string[], sche
   return steps
 }
 
-// The replies whose body the preSerialization hook converted: the onSend hook leaves them.
-const converted = new WeakSet<FastifyReply>()
-
 /**
  * The conversions of the version at index `from`: a request goes up through steps `from - 1` to 0 (in each, the
  * renames, with the fields the client's version lacks dropped; the migrations, seeing the names of the version they
@@ -113,31 +109,27 @@ export function conversionFrom (steps: readonly Step[], from: number, context: C
   const down: ResponseStep[] = []
   for (let k = from - 1; k >= 0; k--) if (steps[k].request !== null) up.push(steps[k].request as RequestStep)
   for (let k = 0; k < from; k++) if (steps[k].response !== null) down.push(steps[k].response as ResponseStep)
-  const convertDown = down.length === 0 ? null : downward(down)
   return {
-    request: up.length === 0 ? null : upward(up, context.versions[from], context),
-    response: convertDown === null ? null : preSerialization(convertDown),
-    send: convertDown === null ? null : onSend(convertDown, down, context),
-    down: convertDown
+    up: up.length === 0 ? null : upward(up, context.versions[from], context),
+    down: down.length === 0 ? null : downward(down),
+    needs: needsOf(down)
   }
 }
 
-function upward (up: readonly RequestStep[], client: string, context: ConversionContext): preHandlerHookHandler {
+function upward (up: readonly RequestStep[], client: string, context: ConversionContext): (request: FastifyRequest) => void | Promise<void> {
   const unsure = up.flatMap(step => step.unsure.map(at => `the change of ${step.version}, ${at}`))
   const check: Rechecked | null = unsure.length === 0 ? null : { client, newest: context.versions[0], unsure, schemas: context.newest, queryNames: context.queryNames }
-  // Renames and dropped fields alone are synchronous: the hook is then a callback hook, with no promise to make.
+  // Renames and dropped fields alone are synchronous: no promise to make.
   if (!up.some(step => step.migrations.length > 0)) {
-    return function apiVersionRequestChanges (request, reply, done) {
+    return request => {
       for (const step of up) {
         renameRequest(step.ups, request, upName)
         renameRequest(step.drops, request, removedName)
       }
-      const checked = check === null ? undefined : recheck(request, check)
-      if (checked === undefined) done()
-      else checked.then(() => done(), done)
+      if (check !== null) return recheck(request, check)
     }
   }
-  return async function apiVersionRequestChanges (request) {
+  return async request => {
     for (const step of up) {
       renameRequest(step.ups, request, upName)
       await migrateRequest(step, request)
@@ -165,22 +157,10 @@ function downward (down: readonly ResponseStep[]): Down {
   }
 }
 
-// An object of a status below 400, before Fastify serializes it with the version's schema. An error's body is
-// serialized as the newest version writes it (its schema, or Fastify's error format) and converted when sent.
-function preSerialization (convert: Down): preSerializationHookHandler<unknown> {
-  return function apiVersionResponseChanges (request, reply, payload, done) {
-    if (reply.statusCode >= 400) return done(null, payload)
-    converted.add(reply)
-    const body = convert(reply, payload)
-    if (isThenable(body)) Promise.resolve(body).then(value => done(null, value), done)
-    else done(null, body)
-  }
-}
-
-function onSend (convert: Down, down: readonly ResponseStep[], context: ConversionContext): onSendHookHandler<unknown> {
-  // What a status needs: nothing, the body as it is (a route's migrations), or its data (renames, schema migrations).
-  const needs = (status: number): 'none' | 'body' | 'data' => {
-    let need: 'none' | 'body' | 'data' = 'none'
+// What a status needs: nothing, the body as it is (a route's migrations), or its data (renames, schema migrations).
+function needsOf (down: readonly ResponseStep[]): (status: number) => Need {
+  return status => {
+    let need: Need = 'none'
     for (const step of down) {
       if (forStatus(step.auto, status) !== undefined) return 'data'
       for (const { rule, route, byStatus } of step.migrations) {
@@ -190,19 +170,6 @@ function onSend (convert: Down, down: readonly ResponseStep[], context: Conversi
       }
     }
     return need
-  }
-  return function apiVersionSentChanges (request, reply, payload, done) {
-    if (converted.has(reply)) return done(null, payload)
-    const need = needs(reply.statusCode)
-    if (need === 'none') return done(null, payload)
-    let sent: unknown
-    try {
-      sent = convertedBody(reply, payload, need === 'data', convert, context.responses)
-    } catch (error) {
-      return done(error as Error)
-    }
-    if (isThenable(sent)) Promise.resolve(sent).then(value => done(null, value), done)
-    else done(null, sent)
   }
 }
 

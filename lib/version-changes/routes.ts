@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
-import { kDocumentedResponses } from '../state.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../problems/server-error.js'
@@ -10,6 +9,9 @@ import { conversionFrom, locatorOf, planSteps, type Step, type VersionSchemas } 
 import { missingMigrations, type Holding } from './migration-needs.js'
 import type { FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
+import { olderRouteHooks, type OlderShape } from './older-route.js'
+import { versionSerializers } from './version-serialization.js'
+import { versionValidation } from './version-validation.js'
 import { locator } from './locate.js'
 import { deriveSchema } from './schemas.js'
 import { names } from './schema-identity.js'
@@ -58,14 +60,33 @@ export function changingRoutes (): ChangingRoutes {
 /** Set on the routes this stage makes of a route declared with versionChanges: true. */
 export const kMadeByChanges = Symbol('fastify-api-versioning.madeByChanges')
 
+/** What expanding a route needs of the routing stage. */
+export interface ExpandContext {
+  /** The query parameters that carry the version (lower case). */
+  readonly queryNames: readonly string[]
+  /** A version's schema with the plugin's version names let through its validation (see allowVersionNames). */
+  readonly allow: (schema: FastifySchema | undefined) => FastifySchema | undefined
+}
+
+/** One shape of a route's older versions, as the documents show it: its schema, and the versions it serves. */
+export interface DocumentedShape {
+  readonly schema: FastifySchema | undefined
+  readonly apiVersions: readonly string[] | undefined
+  readonly deprecatedApiVersions: readonly string[] | undefined
+}
+
+/** Set on the route that serves a `versionChanges` route's older versions: the shapes its documents show. */
+export const kDocumentedShapes = Symbol.for('fastify-api-versioning.documentedShapes')
+
 /**
- * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into routes of
- * the router: one for each run of versions in which it exists with one shape (its schemas, and what converts its
- * data), each an ordinary versioned route with that shape's schemas and hooks. The route itself becomes the newest
- * of them: for the newest version it is the app's own route, with no hook of this stage. A route of several methods
- * is one route a method first. `declared` collects what the checks at ready need.
+ * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into at most two
+ * routes of the router, whatever the number of versions: the route itself for the versions of the newest shape (the
+ * app's own route: **the newest version runs no code of this stage**), and one route for all the older versions,
+ * which validates, converts and serializes a request by its version's shape (see olderRouteHooks), compiling what
+ * a shape needs at its first request. A route of several methods is one route a method first. `declared` collects
+ * what the checks at ready need.
  */
-export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes, queryNames: readonly string[]): void {
+export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes, context: ExpandContext): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method]
   const label = `${methods.join(',')} ${route.url}`
   const given = (route as unknown as Record<string, unknown>)[OPTION]
@@ -105,32 +126,56 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   })
   collectSchemas(route.schema, declared.schemas)
   const groups = groupsOf(exists, steps, schemas)
-  const versions = list.map(listed => listed.text)
-  const newest = dataOf(schemas[0])
-  groups.forEach(({ from, versions: indexes }, i) => {
-    const responses = dataOf(schemas[from]).response ?? {}
-    const conversion = conversionFrom(steps, from, { versions, newest, queryNames, responses })
-    const served = servedSchema(schemas[from], schemas[0])
-    const shape = {
-      [kMadeByChanges]: true,
-      schema: served,
-      [kDocumentedResponses]: served === schemas[from] ? undefined : responses,
-      apiVersions: versionsIn(indexes.map(i => list[i]), false),
-      deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true),
-      preHandler: conversion.request === null ? route.preHandler : prepend(conversion.request, route.preHandler),
-      // After the route's own: they were written for the newest version.
-      preSerialization: append(route.preSerialization, conversion.response),
-      onSend: append(route.onSend, conversion.send)
-    }
-    if (i === 0) {
-      Object.assign(route, shape)
-      delete (route as unknown as Record<string, unknown>)[OPTION]
-      return
-    }
-    const { [OPTION]: _option, ...options } = route as unknown as Record<string, unknown>
-    // Fastify adds the HEAD route of a GET once, from the route's own options.
-    instance.route({ ...options, ...shape, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
+  const newestGroup = groups[0].from === 0 ? groups[0] : null
+  const olderGroups = newestGroup === null ? groups : groups.slice(1)
+  const versionsOf = (indexes: readonly number[]): Pick<DocumentedShape, 'apiVersions' | 'deprecatedApiVersions'> => ({
+    apiVersions: versionsIn(indexes.map(i => list[i]), false),
+    deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true)
   })
+  if (newestGroup !== null) {
+    Object.assign(route, { [kMadeByChanges]: true, ...versionsOf(newestGroup.versions) })
+    delete (route as unknown as Record<string, unknown>)[OPTION]
+  }
+  if (olderGroups.length === 0) return
+
+  const versions = list.map(listed => listed.text)
+  const conversionContext = { versions, newest: data[0], queryNames: context.queryNames }
+  const shapes = new Map<string, OlderShape>()
+  const documented: DocumentedShape[] = []
+  for (const { from, versions: indexes } of olderGroups) {
+    const schema = context.allow(schemas[from])
+    const shape: OlderShape = {
+      validation: versionValidation(schema as Record<string, unknown> | undefined),
+      conversion: conversionFrom(steps, from, conversionContext),
+      serializerOf: versionSerializers(data[from].response ?? {})
+    }
+    for (const i of indexes) shapes.set(list[i].version.key, shape)
+    documented.push({ schema: schemas[from], ...versionsOf(indexes) })
+  }
+  const hooks = olderRouteHooks(shapes, versionSerializers(data[0].response ?? {}), route.attachValidation === true)
+  const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
+  const older = {
+    ...options,
+    [kMadeByChanges]: true,
+    [kDocumentedShapes]: documented,
+    // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
+    // the shapes', not its own.
+    schema: { hide: true },
+    ...versionsOf(olderGroups.flatMap(group => group.versions)),
+    preValidation: append(route.preValidation, hooks.preValidation),
+    preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
+    // After the route's own: they were written for the newest version.
+    preSerialization: append(route.preSerialization, hooks.preSerialization),
+    onError: append(route.onError, hooks.onError),
+    onSend: append(route.onSend, hooks.onSend)
+  }
+  if (newestGroup === null) {
+    Object.assign(route, older)
+    delete (route as unknown as Record<string, unknown>)[OPTION]
+    return
+  }
+  // Fastify adds the HEAD route of a GET once, from the route's own options.
+  instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
 }
 
 /** The route's schema in each version of the list down to `last`: index 0 is the app's own, each older one derived. */
@@ -166,31 +211,6 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     schemas.push(older as FastifySchema)
   }
   return schemas
-}
-
-/**
- * The schema Fastify validates and serializes a version's requests and responses with: the version's own, but for
- * error statuses, which keep the newest version's: an error's body is written as the newest version writes it
- * (Fastify's error handler serializes it at once), and the onSend hook converts it, writing it again with the
- * version's schema (the one its document shows).
- */
-function servedSchema (schema: FastifySchema | undefined, newest: FastifySchema | undefined): FastifySchema | undefined {
-  const own = (schema as Record<string, unknown> | undefined)?.response
-  const newer = (newest as Record<string, unknown> | undefined)?.response
-  if (schema === newest || !isObject(own) || !isObject(newer)) return schema
-  const response: Record<string, unknown> = { ...own }
-  for (const [status, value] of Object.entries(own)) {
-    if (value !== newer[status] && isError(status)) response[status] = newer[status]
-  }
-  // A `default` schema serves errors too where no other names their status.
-  if (own.default !== undefined && own.default !== newer.default) {
-    for (const range of ['4xx', '5xx']) if (!Object.keys(own).some(status => status.startsWith(range[0]))) response[range] = newer.default
-  }
-  return { ...schema, response } as FastifySchema
-}
-
-function isError (status: string): boolean {
-  return /^[45]/.test(status)
 }
 
 // Where a version's schemas of a route hold the schema a rule names.

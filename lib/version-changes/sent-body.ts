@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { serverError } from '../problems/server-error.js'
 import { isThenable } from '../util/is-thenable.js'
+import type { Serialize } from './version-serialization.js'
 
 /** As Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
 export function forStatus<T> (byStatus: ReadonlyMap<string, T> | Readonly<Record<string, T>>, status: number): T | undefined {
@@ -16,7 +17,7 @@ export function forStatus<T> (byStatus: ReadonlyMap<string, T> | Readonly<Record
  * written again with the version's schema for the status the conversion ends with. A body whose data the
  * conversion needs but that has none to give (a stream, a text that is no JSON) is refused, never sent unconverted.
  */
-export function convertedBody (reply: FastifyReply, payload: unknown, data: boolean, convert: (reply: FastifyReply, body: unknown) => unknown, responses: Readonly<Record<string, unknown>>): unknown {
+export function convertedBody (reply: FastifyReply, payload: unknown, data: boolean, convert: ((reply: FastifyReply, body: unknown) => unknown) | null, serializerOf: (reply: FastifyReply) => Serialize | null): unknown {
   const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null
   const json = text !== null && (data || /json/i.test(String(reply.getHeader('content-type'))))
   let body = payload
@@ -29,8 +30,8 @@ export function convertedBody (reply: FastifyReply, payload: unknown, data: bool
   } else if (data) {
     throw refused(reply, payload === undefined || payload === null ? 'no body' : 'a stream')
   }
-  const converted = convert(reply, body)
-  return isThenable(converted) ? Promise.resolve(converted).then(value => written(reply, value, json, responses)) : written(reply, converted, json, responses)
+  const converted = convert === null ? body : convert(reply, body)
+  return isThenable(converted) ? Promise.resolve(converted).then(value => written(reply, value, json, serializerOf)) : written(reply, converted, json, serializerOf)
 }
 
 function refused (reply: FastifyReply, what: string): Error {
@@ -39,12 +40,12 @@ function refused (reply: FastifyReply, what: string): Error {
 
 // What a conversion gave, as a payload: a body that is no JSON value (a text, Buffer or stream a migration gave) as
 // it is; else JSON, written with the version's schema for the status.
-function written (reply: FastifyReply, body: unknown, json: boolean, responses: Readonly<Record<string, unknown>>): unknown {
+function written (reply: FastifyReply, body: unknown, json: boolean, serializerOf: (reply: FastifyReply) => Serialize | null): unknown {
   if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body) || isStream(body) || (!json && body === null)) return body
-  const schema = forStatus(responses, reply.statusCode)
   let text: string
   try {
-    text = schema === undefined ? JSON.stringify(body) : reply.compileSerializationSchema(schema as Record<string, unknown>, String(reply.statusCode))(body as Record<string, unknown>)
+    const serialize = serializerOf(reply)
+    text = serialize === null ? JSON.stringify(body) : serialize(body)
   } catch (error) {
     throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: the response (status ${reply.statusCode}) of ${reply.request.method} ${reply.request.routeOptions.url}, converted for version ${String(reply.request.apiVersion)}, cannot be written with that version's schema for it`, error)
   }

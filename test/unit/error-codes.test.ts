@@ -92,7 +92,9 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
   const added: string[] = []
   const addHook = app.addHook
   app.addHook = function (this: FastifyInstance, name: string, hook: () => void) {
-    if (/\/lib\/[\w/-]+\.ts:/.test(new Error().stack!.split('\n')[2])) added.push(`${name} ${hook.name}`)
+    // The openapi entry watches @fastify/swagger add its own, through a wrapper of its own (see registerCollecting).
+    const caller = new Error().stack!.split('\n')[2]
+    if (/\/lib\/[\w/-]+\.ts:/.test(caller) && !caller.includes('addHookSeen')) added.push(`${name} ${hook.name}`)
     return addHook.call(this, name as 'onRoute', hook)
   } as typeof app.addHook
   await app.register(errorObjects, { allErrors: true })

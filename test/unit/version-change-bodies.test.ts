@@ -227,7 +227,7 @@ t.test("a migration's returned value replaces the body; one of another kind is r
   t.equal(log.lines.filter(line => line.level === 50).length, 1)
 })
 
-t.test('a converted error that its version\'s schema cannot write is a 500; a `default` schema keeps the newest one for errors', async t => {
+t.test('a converted error that its version\'s schema cannot write fails as a route of that schema does; a `default` schema serves errors too', async t => {
   const Problem = Type.Object({ code: Type.String(), message: Type.String() })
   const change = versionChange({
     description: 'x',
@@ -238,9 +238,9 @@ t.test('a converted error that its version\'s schema cannot write is a 500; a `d
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
   app.get('/broken', { versionChanges: true, schema: { response: { 404: Problem } } }, async (request, reply) => reply.code(404).send({ code: 'x', message: 'm' }))
   app.get('/defaulted', { versionChanges: true, schema: { response: { default: Problem } } }, async (request, reply) => reply.code(409).send({ code: 'x', message: 'm' }))
+  // As a route of that schema fails to write such a body: through the error handler, with the serializer's error.
   const broken = await app.inject('/broken?api-version=1.0')
-  t.equal(broken.statusCode, 500)
-  t.match(broken.json().message, /the response \(status 404\) of GET \/broken, converted for version 1\.0, cannot be written with that version's schema for it/)
+  t.match(broken.json(), { message: /"message" is required/ })
   t.same((await app.inject('/defaulted?api-version=1.0')).json(), { kind: 'x', message: 'm' }, 'an error written with the newest default, then converted')
   t.same((await app.inject('/defaulted?api-version=2.0')).json(), { code: 'x', message: 'm' })
 })

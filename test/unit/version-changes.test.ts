@@ -152,27 +152,31 @@ t.test('endpoints exist where their instructions say; elsewhere a version of the
   t.equal(unspecified.headers['api-supported-versions'], '2023-06-01, 2024-01-01, 2024-06-01', "other problems report the path's versions, all its methods")
 })
 
-t.test('the newest version runs no conversion code: one route a shape, the newest the app\'s own', async t => {
+t.test('the newest version runs no conversion code: it is the app\'s own route; one route serves every older version', async t => {
   // What each route of the router is, as the onRoute hooks after the plugin's see it.
   const routes: string[] = []
-  const names = (hooks: unknown) => ([] as Array<{ name: string }>).concat((hooks ?? []) as never).map(hook => hook.name).filter(name => name.startsWith('apiVersion'))
+  const stage = ['apiVersionValidation', 'apiVersionRequestChanges', 'apiVersionResponseChanges', 'apiVersionSentChanges']
+  const names = (hooks: unknown) => ([] as Array<{ name: string }>).concat((hooks ?? []) as never).map(hook => hook.name).filter(name => stage.includes(name))
   await service([], Fastify(), app => app.addHook('onRoute', route => {
     const options = route as unknown as Record<string, unknown>
     if (route.method !== 'HEAD' && (options.apiVersions !== undefined || options.deprecatedApiVersions !== undefined)) {
-      routes.push(`${String(route.method)} ${route.url} ${JSON.stringify([options.apiVersions ?? null, options.deprecatedApiVersions ?? null])} ${[...names(route.preHandler), ...names(route.preSerialization)].join(' ')}`.trim())
+      routes.push(`${String(route.method)} ${route.url} ${JSON.stringify([options.apiVersions ?? null, options.deprecatedApiVersions ?? null])} ${[...names(route.preValidation), ...names(route.preHandler), ...names(route.preSerialization), ...names(route.onSend)].join(' ')}`.trim())
     }
   }))
+  const older = 'apiVersionValidation apiVersionResponseChanges apiVersionSentChanges'
   t.same(routes.filter(route => route.startsWith('GET /orders/:id ') || route.startsWith('DELETE')).sort(), [
-    'DELETE /orders/:id [null,["2023-01-01"]]',
-    'GET /orders/:id [["2023-06-01"],null] apiVersionResponseChanges',
-    'GET /orders/:id [["2024-01-01"],null] apiVersionResponseChanges',
-    'GET /orders/:id [["2024-06-01"],null]',
-    'GET /orders/:id [null,["2023-01-01"]] apiVersionResponseChanges'
-  ], 'the newest is the app\'s route, without a hook of this stage')
-  t.same(routes.filter(route => route.startsWith('GET /orders/:id/lines')), [
-    'GET /orders/:id/lines [["2024-01-01"],null] apiVersionResponseChanges',
+    `DELETE /orders/:id [null,["2023-01-01"]] ${older}`,
+    `GET /orders/:id [["2024-01-01","2023-06-01"],["2023-01-01"]] ${older}`,
+    'GET /orders/:id [["2024-06-01"],null]'
+  ], 'the newest is the app\'s route, without a hook of this stage; every older version one route, whatever its shape')
+  t.same(routes.filter(route => route.startsWith('GET /orders/:id/lines')).sort(), [
+    `GET /orders/:id/lines [["2024-01-01"],null] ${older}`,
     'GET /orders/:id/lines [["2024-06-01"],null]'
   ])
+  t.same(routes.filter(route => route.startsWith('POST')).sort(), [
+    `POST /orders [["2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionValidation apiVersionRequestChanges ${older.slice('apiVersionValidation '.length)}`,
+    'POST /orders [["2024-06-01"],null]'
+  ], 'a request conversion where some older version has one')
   // Versions of one shape share a route: a route with no data has one route for all its versions.
   const bare = Fastify()
   await bare.register(apiVersioning, { versionChanges: VERSIONS.map(({ version, deprecated }) => ({ version, deprecated })) })

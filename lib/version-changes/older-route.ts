@@ -1,0 +1,117 @@
+import type { FastifyReply, FastifyRequest, onErrorHookHandler, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
+import type { ApiVersion } from '../api-version.js'
+import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import { isThenable } from '../util/is-thenable.js'
+import type { Conversion } from './conversion.js'
+import { convertedBody } from './sent-body.js'
+import type { Serialize } from './version-serialization.js'
+import type { VersionValidation } from './version-validation.js'
+
+/** One shape of a route's older versions: how a request of it is validated and converted, and its response written. */
+export interface OlderShape {
+  readonly validation: VersionValidation | null
+  readonly conversion: Conversion
+  readonly serializerOf: (reply: FastifyReply) => Serialize | null
+}
+
+/** The hooks of the route that serves every older version of a `versionChanges` route. */
+export interface OlderRouteHooks {
+  readonly preValidation: preValidationHookHandler
+  readonly preHandler: preHandlerHookHandler | null
+  readonly preSerialization: preSerializationHookHandler<unknown>
+  readonly onError: onErrorHookHandler
+  readonly onSend: onSendHookHandler<unknown>
+}
+
+// The replies whose body the preSerialization hook converted and wrote: the onSend hook leaves them.
+const written = new WeakSet<FastifyReply>()
+// The error each reply was sent, where one was: Fastify's error handler may write it without a hook seeing it.
+const errors = new WeakMap<FastifyReply, Error>()
+
+/**
+ * The hooks of the one route that serves all the older versions of a `versionChanges` route (by key, the shape of
+ * each): each picks the shape of the version the router served the request as. Validation comes after the route's
+ * own preValidation hooks, as Fastify's does; the request's conversion up before its own preHandler hooks, its
+ * response's down after its own preSerialization hooks (both were written for the newest version). An object the
+ * route sends (an error handler's too) is converted, then written with the version's schema for its status; what
+ * reaches onSend unconverted (an error Fastify's error handler wrote, a text, a Buffer, a stream, no body) is read
+ * as JSON where the conversion needs its data or it is such an error, converted, and written with that schema.
+ */
+export function olderRouteHooks (shapes: ReadonlyMap<string, OlderShape>, newest: (reply: FastifyReply) => Serialize | null, attachValidation: boolean): OlderRouteHooks {
+  const shapeOf = (request: FastifyRequest): OlderShape => {
+    const outcome = (request.raw as RawRequest)[kOutcome]
+    return shapes.get((outcome?.served ?? outcome?.version as ApiVersion).key) as OlderShape
+  }
+
+  const preValidation: preValidationHookHandler = function apiVersionValidation (request, reply, done) {
+    const validate = shapeOf(request).validation
+    const result = validate === null ? false : validate(request)
+    const settle = (error: Error | false): void => {
+      if (error === false) return done()
+      if (!attachValidation) return void reply.send(error)
+      request.validationError = error as typeof request.validationError
+      done()
+    }
+    if (isThenable(result)) Promise.resolve(result).then(settle, done)
+    else settle(result)
+  }
+
+  const preHandler: preHandlerHookHandler = function apiVersionRequestChanges (request, reply, done) {
+    const up = shapeOf(request).conversion.up
+    const result = up === null ? undefined : up(request)
+    if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
+    else done()
+  }
+
+  const preSerialization: preSerializationHookHandler<unknown> = function apiVersionResponseChanges (request, reply, payload, done) {
+    written.add(reply)
+    const shape = shapeOf(request)
+    const finish = (body: unknown): void => {
+      const serialize = shape.serializerOf(reply)
+      if (serialize !== null) reply.serializer(serialize)
+      done(null, body)
+    }
+    const body = shape.conversion.down === null ? payload : shape.conversion.down(reply, payload)
+    if (isThenable(body)) Promise.resolve(body).then(finish, done)
+    else finish(body)
+  }
+
+  const onError: onErrorHookHandler = function apiVersionError (request, reply, error, done) {
+    errors.set(reply, error)
+    done()
+  }
+
+  const onSend: onSendHookHandler<unknown> = function apiVersionSentChanges (request, reply, payload, done) {
+    if (written.has(reply)) return done(null, payload)
+    const shape = shapeOf(request)
+    let need = shape.conversion.needs(reply.statusCode)
+    let body = payload
+    let sent: unknown
+    try {
+      const error = errors.get(reply)
+      if (error !== undefined && writtenByFastify(reply, payload)) {
+        // As the newest version's route writes the error (its schema for it, or Fastify's format), then converted and
+        // written as this version's schema writes it, converted or not.
+        const serialize = newest(reply)
+        // Fastify's own format names the status: { statusCode, code, error, message }.
+        if (serialize !== null) body = serialize(Object.create(error, { error: { value: (JSON.parse(payload as string) as { error?: unknown }).error }, message: { value: error.message }, statusCode: { value: reply.statusCode } }))
+        if (need === 'none' && shape.serializerOf(reply) !== null) need = 'body'
+      }
+      if (need === 'none') return done(null, body)
+      sent = convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (isThenable(sent)) Promise.resolve(sent).then(value => done(null, value), done)
+    else done(null, sent)
+  }
+
+  const converts = [...shapes.values()].some(shape => shape.conversion.up !== null)
+  return { preValidation, preHandler: converts ? preHandler : null, preSerialization, onError, onSend }
+}
+
+// Fastify's error handler writes an error it is given itself (no hook sees the object), with its length: a body a
+// handler of the app's sent has none yet.
+function writtenByFastify (reply: FastifyReply, payload: unknown): boolean {
+  return typeof payload === 'string' && reply.getHeader('content-length') === String(Buffer.byteLength(payload))
+}

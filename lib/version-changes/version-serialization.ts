@@ -1,0 +1,35 @@
+import type { FastifyReply } from 'fastify'
+import { isObject } from '../util/is-object.js'
+
+export type Serialize = (payload: unknown) => string
+
+/**
+ * A version's response serializers on the route that serves every older version of a `versionChanges` route: for a
+ * reply, the serializer of its schema for the reply's status (the status, its class, `default`) and media type
+ * (where the schema has `content`, or its catch-all type), as Fastify picks a route's, compiled at its first use by the route's
+ * compiler (`reply.compileSerializationSchema`: the app's, or the route's own); null where the version has none.
+ */
+export function versionSerializers (responses: Readonly<Record<string, unknown>>): (reply: FastifyReply) => Serialize | null {
+  const byKey = new Map(Object.entries(responses).map(([status, schema]) => [status.toLowerCase(), schema]))
+  const compiled = new Map<unknown, Serialize>()
+  return function serializerOf (reply) {
+    const status = String(reply.statusCode)
+    const key = byKey.has(status) ? status : byKey.has(`${status[0]}xx`) ? `${status[0]}xx` : byKey.has('default') ? 'default' : null
+    if (key === null) return null
+    let schema = byKey.get(key)
+    let mediaType: string | undefined
+    if (isObject(schema) && isObject(schema.content)) {
+      const content: Record<string, unknown> = schema.content
+      const type = String(reply.getHeader('content-type') ?? '').split(';', 1)[0]
+      mediaType = Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
+      if (mediaType === undefined) return null
+      schema = (content[mediaType] as { schema?: unknown }).schema
+    }
+    let serialize = compiled.get(schema)
+    if (serialize === undefined) {
+      serialize = reply.compileSerializationSchema(schema as Record<string, unknown>, key, mediaType) as Serialize
+      compiled.set(schema, serialize)
+    }
+    return serialize
+  }
+}
