@@ -48,7 +48,11 @@ export function olderRouteHooks (shapes: ReadonlyMap<string, OlderShape>, newest
     const result = validate === null ? false : validate(request)
     const settle = (error: Error | false): void => {
       if (error === false) return done()
-      if (!attachValidation) return void reply.send(error)
+      // As Fastify: answered by the error handler, or given to the handler to answer.
+      if (!attachValidation) {
+        reply.send(error)
+        return
+      }
       request.validationError = error as typeof request.validationError
       done()
     }
