@@ -27,7 +27,7 @@ import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
 import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
 import { valueConverter, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
-import { sharedSchemas } from './version-changes/shared-ref.js'
+import { sharedSchemasOf } from './version-changes/shared-ref.js'
 
 export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
@@ -125,7 +125,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const metrics = telemetry === null
     ? null
     : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, hasDeprecationPolicy: version => (options.policies.get(version.key)?.deprecationPolicy ?? null) !== null, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
-  const shared = sharedSchemas(id => fastify.getSchema(id))
+  const shared = sharedSchemasOf(fastify)
   const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, shared })
 
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))

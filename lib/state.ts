@@ -10,8 +10,9 @@ import type { PathEntry, RouteKind } from './routing/route-table.js'
 export const kState = Symbol.for('fastify-api-versioning.state')
 
 /**
- * Set on the route that serves a `versionChanges` route's older versions: the routes only the documents have, one a
- * shape of those versions (with its schema and its versions' declaration), as a route of them would be documented.
+ * Set on the route that serves a `versionChanges` route's older versions: what makes the routes only the documents
+ * have, one a shape of those versions (with its schema and its versions' declaration), as a route of them would be
+ * documented.
  */
 export const kDocumentedRoutes = Symbol.for('fastify-api-versioning.documentedRoutes')
 

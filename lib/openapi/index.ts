@@ -77,7 +77,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
     wrapTransform(route)
     // The shapes of a versionChanges route's older versions, documented where it is declared.
-    for (const shape of (route as { [kDocumentedRoutes]?: RouteOptions[] })[kDocumentedRoutes] ?? []) {
+    for (const shape of (route as { [kDocumentedRoutes]?: () => RouteOptions[] })[kDocumentedRoutes]?.() ?? []) {
       wrapTransform(shape)
       document(shape)
     }

@@ -16,7 +16,7 @@ import { coded } from '../errors.js'
 import type { RequestMetrics, RouteCounting, VersionedCounting } from '../telemetry/request-metrics.js'
 import { checkInstructions } from '../version-changes/checks.js'
 import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges, OPTION, type DocumentedShape } from '../version-changes/routes.js'
-import { sharedSchemas, type SharedSchemas } from '../version-changes/shared-ref.js'
+import { sharedSchemasOf, type SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface DeclaringParts {
   readonly options: ResolvedOptions
@@ -99,7 +99,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       }
     }
     if (options.versionList !== null && !(kMadeByChanges in route)) {
-      changing.others.push({ label, schema: route.schema as Record<string, unknown> | undefined, shared: sharedSchemas(id => this.getSchema(id)), kind: declaration.kind, versions: [...declaration.supported, ...declaration.deprecated] })
+      changing.others.push({ label, schema: route.schema as Record<string, unknown> | undefined, shared: sharedSchemasOf(this), kind: declaration.kind, versions: [...declaration.supported, ...declaration.deprecated] })
     }
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
@@ -109,11 +109,12 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const declared = { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey }
     Object.assign(route, { [kDeclaration]: declared })
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
-    // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be.
-    const shapes = (route as unknown as { [kDocumentedShapes]?: readonly DocumentedShape[] })[kDocumentedShapes]
+    // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be:
+    // made when the documents are.
+    const shapes = (route as unknown as { [kDocumentedShapes]?: () => readonly DocumentedShape[] })[kDocumentedShapes]
     if (shapes !== undefined) {
       Object.assign(route, {
-        [kDocumentedRoutes]: shapes.map(shape => {
+        [kDocumentedRoutes]: () => shapes().map(shape => {
           const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
           return { ...route, schema: allowedSchema(this, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
         })

@@ -8,6 +8,7 @@ import type { SharedSchemas } from './shared-ref.js'
 import type { ChangingRoutes, OtherRoute } from './routes.js'
 import type { FieldRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
+import { only, stepsOf } from './version-steps.js'
 
 /**
  * Once every route is declared: each instruction that names a route or an endpoint names one that a
@@ -58,7 +59,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   }
   for (const schema of schemas) {
     let at: unknown = schema
-    for (let k = 0; k < list.length - 1; k++) at = deriveSchema(at, { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }, shared)
+    for (let k = 0; k < list.length - 1; k++) at = deriveSchema(at, stepsOf(list)[k], shared)
   }
   // A field instruction no route holds the schema of is for convertToApiVersion, unless a route holds its twin; there
   // what its field needs is a response migration by a schema that is or holds it.
@@ -80,7 +81,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
 }
 
 function holds (schema: unknown, rule: FieldRule, shared: SharedSchemas): boolean {
-  return locatorOf(typeof schema === 'string' ? shared(schema) : schema, [rule], shared) !== null
+  return locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
 }
 
 /**

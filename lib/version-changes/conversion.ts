@@ -10,18 +10,26 @@ import { forStatus } from './sent-body.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
+import { only, stepsOf, type VersionStep } from './version-steps.js'
 
-/** A route's schema as one version of the list sees it (see deriveSchema), by the parts that hold data. */
+/**
+ * A route's schema as one version of the list sees it (see deriveSchema), by its parts. A version no change touches
+ * has the very object of the version after it.
+ */
 export interface VersionSchemas {
   readonly body?: unknown
   readonly querystring?: unknown
+  readonly params?: unknown
   readonly headers?: unknown
-  /** By status key, as the route declares them (`200`, `2xx`, `default`). */
-  readonly response?: Readonly<Record<string, unknown>>
+  /**
+   * By status key, as the route declares them (`200`, `2xx`, `default`): a Map, as an object keyed by a status
+   * keeps an array as long as its number.
+   */
+  readonly response?: ReadonlyMap<string, unknown>
 }
 
 /** The parts of a request a conversion reads and writes. */
-const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
+export const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
 type RequestPart = typeof REQUEST_PARTS[number]
 
 /** One migration of a step: of the route (`locates` null), or of each value of its schema in the parts. */
@@ -82,18 +90,41 @@ export interface ConversionContext {
   readonly queryNames: readonly string[]
 }
 
+/** What each step does to the data of one route: planned at its first use, and told without planning it. */
+export interface StepPlan {
+  /** Step k (the changes of version k): converts a request of version k + 1 into version k, a response back. */
+  at (k: number): Step
+  /** Whether step k converts any of the route's data: a request or response step of it is not null. */
+  touches (k: number): boolean
+}
+
 /**
- * Plans, at start-up, what each step does to the data of the route `routeKeys` (`'POST /orders'`, one per name it
- * answers to): `schemas[k]` is its schema in the version at index k, and step k (the changes of version k) converts
- * a request of version k + 1 into version k, and a response of version k into version k + 1. For each k below
- * `schemas.length - 1`.
+ * What each step does to the data of the route `routeKeys` (`'POST /orders'`, one per name it answers to):
+ * `schemas[k]` is its schema in the version at index k. A step is planned at its first use (a request of a
+ * version that needs it); whether it touches the route is told from the planned places of its rules alone.
  */
-export function planSteps (list: VersionList, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): Step[] {
-  const steps: Step[] = []
-  for (let k = 0; k < schemas.length - 1; k++) {
-    steps.push({ request: requestStep(list, k, routeKeys, schemas, shared), response: responseStep(list, k, routeKeys, schemas[k], shared) })
+export function stepPlan (list: VersionList, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): StepPlan {
+  const listed = stepsOf(list)
+  const planned: Array<Step | undefined> = []
+  return {
+    at (k) {
+      planned[k] ??= { request: requestStep(listed[k], routeKeys, schemas[k + 1], schemas[k], shared), response: responseStep(listed[k], routeKeys, schemas[k], shared) }
+      return planned[k]
+    },
+    touches (k) {
+      const step = listed[k]
+      const [older, newer] = [schemas[k + 1], schemas[k]]
+      type Rules = ReadonlyArray<{ schema: unknown, id: string | null }>
+      const inRequests = (schemas: VersionSchemas, rules: Rules): boolean =>
+        REQUEST_PARTS.some(part => locatorOf(schemas[part], rules, shared) !== null)
+      const inResponses = (rules: Rules): boolean =>
+        [...newer.response?.values() ?? []].some(schema => locatorOf(schema, rules, shared) !== null)
+      return inRequests(older, step.automatic) || inRequests(newer, step.removed) || inResponses(step.automatic) ||
+        step.changed.some(rule => inRequests(newer, only(rule))) ||
+        step.requests.some(rule => rule.route === null ? inRequests(newer, only(rule)) : routeKeys.includes(rule.route)) ||
+        step.responses.some(rule => rule.route === null ? inResponses(only(rule)) : routeKeys.includes(rule.route))
+    }
   }
-  return steps
 }
 
 /**
@@ -104,11 +135,17 @@ export function planSteps (list: VersionList, routeKeys: readonly string[], sche
  * `from - 1` (the migrations, seeing the names of the version they belong to; then the fields older versions lack
  * are dropped and the renamed ones named back). Only the steps that touch the route run.
  */
-export function conversionFrom (steps: readonly Step[], from: number, context: ConversionContext): Conversion {
+export function conversionFrom (steps: StepPlan, from: number, context: ConversionContext): Conversion {
   const up: RequestStep[] = []
   const down: ResponseStep[] = []
-  for (let k = from - 1; k >= 0; k--) if (steps[k].request !== null) up.push(steps[k].request as RequestStep)
-  for (let k = 0; k < from; k++) if (steps[k].response !== null) down.push(steps[k].response as ResponseStep)
+  for (let k = from - 1; k >= 0; k--) {
+    const request = steps.touches(k) ? steps.at(k).request : null
+    if (request !== null) up.push(request)
+  }
+  for (let k = 0; k < from; k++) {
+    const response = steps.touches(k) ? steps.at(k).response : null
+    if (response !== null) down.push(response)
+  }
   return {
     up: up.length === 0 ? null : upward(up, context.versions[from], context),
     down: down.length === 0 ? null : downward(down),
@@ -173,50 +210,44 @@ function needsOf (down: readonly ResponseStep[]): (status: number) => Need {
   }
 }
 
-function requestStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): RequestStep | null {
-  const changes = list[k].changes
-  const fields = changes.flatMap(change => change.fields)
-  const older = schemas[k + 1]
-  const newer = schemas[k]
-  const ups = partLocators(REQUEST_PARTS, older, fields.filter(rule => rule.kind === 'renamed' || rule.kind === 'added'), shared)
-  const drops = partLocators(REQUEST_PARTS, newer, fields.filter(rule => rule.kind === 'removed'), shared)
+function requestStep (step: VersionStep, routeKeys: readonly string[], older: VersionSchemas, newer: VersionSchemas, shared: SharedSchemas): RequestStep | null {
+  const ups = partLocators(REQUEST_PARTS, older, step.automatic, shared)
+  const drops = partLocators(REQUEST_PARTS, newer, step.removed, shared)
   const migrations: Array<Migration<MigrationRule<RequestToMigrate>>> = []
-  for (const rule of changes.flatMap(change => change.requests)) {
+  for (const rule of step.requests) {
     if (rule.route !== null) {
       if (routeKeys.includes(rule.route)) migrations.push({ rule, locates: null })
       continue
     }
-    const locates = partLocators(REQUEST_PARTS, newer, [rule], shared)
+    const locates = partLocators(REQUEST_PARTS, newer, only(rule), shared)
     if (locates.length > 0) migrations.push({ rule, locates })
   }
-  const changed = fields.filter(rule => rule.kind === 'changed' && partLocators(REQUEST_PARTS, newer, [rule], shared).length > 0)
+  const changed = step.changed.filter(rule => partLocators(REQUEST_PARTS, newer, only(rule), shared).length > 0)
   const unsure = [...migrations.map(({ rule }) => rule.at), ...changed.map(rule => rule.at)]
-  return ups.length + drops.length + migrations.length + changed.length === 0 ? null : { version: list[k].text, ups, migrations, drops, unsure }
+  return ups.length + drops.length + migrations.length + changed.length === 0 ? null : { version: step.version, ups, migrations, drops, unsure }
 }
 
-function responseStep (list: VersionList, k: number, routeKeys: readonly string[], schemas: VersionSchemas, shared: SharedSchemas): ResponseStep | null {
-  const changes = list[k].changes
-  const automatic = changes.flatMap(change => change.fields).filter(rule => rule.kind === 'added' || rule.kind === 'renamed')
-  const statuses = Object.entries(schemas.response ?? {})
+function responseStep (step: VersionStep, routeKeys: readonly string[], schemas: VersionSchemas, shared: SharedSchemas): ResponseStep | null {
+  const statuses = [...schemas.response ?? []]
   const auto = new Map<string, Locate<FieldRule>>()
   for (const [status, schema] of statuses) {
-    const locate = locatorOf(schema, automatic, shared)
+    const locate = locatorOf(schema, step.automatic, shared)
     if (locate !== null) auto.set(status, locate)
   }
   const migrations: Array<ResponseStep['migrations'][number]> = []
-  for (const rule of changes.flatMap(change => change.responses)) {
+  for (const rule of step.responses) {
     if (rule.route !== null) {
       if (routeKeys.includes(rule.route)) migrations.push({ rule, route: true, byStatus: new Map() })
       continue
     }
     const byStatus = new Map<string, Locate<ResponseRule>>()
     for (const [status, schema] of statuses) {
-      const locate = locatorOf(schema, [rule], shared)
+      const locate = locatorOf(schema, only(rule), shared)
       if (locate !== null) byStatus.set(status, locate)
     }
     if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus })
   }
-  return auto.size + migrations.length === 0 ? null : { version: list[k].text, auto, migrations }
+  return auto.size + migrations.length === 0 ? null : { version: step.version, auto, migrations }
 }
 
 function partLocators<R extends { schema: unknown, id: string | null }, P extends string> (parts: readonly P[], schemas: VersionSchemas, rules: readonly R[], shared: SharedSchemas): Array<readonly [P, Locate<R>]> {
@@ -228,10 +259,26 @@ function partLocators<R extends { schema: unknown, id: string | null }, P extend
   return found
 }
 
-/** Plans where in a schema's values the rules' schemas are (see locator); null for nowhere. */
+// What locatorOf planned, by schema, rules and shared schemas: routes share their schemas, and rules come in lists
+// kept for every route (see stepsOf and only).
+const located = new WeakMap<object, WeakMap<readonly object[], WeakMap<SharedSchemas, Locate<never> | null>>>()
+
+/**
+ * Plans where in a schema's values the rules' schemas are (see locator); null for nowhere. Planned once for a
+ * schema, a list of rules and the shared schemas they are read with.
+ */
 export function locatorOf<R extends { schema: unknown, id: string | null }> (schema: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
   if (rules.length === 0 || !isObject(schema)) return null
-  return locator(schema, node => rules.filter(rule => names(rule, node)), shared)
+  let byRules = located.get(schema)
+  if (byRules === undefined) located.set(schema, byRules = new WeakMap())
+  let byShared = byRules.get(rules)
+  if (byShared === undefined) byRules.set(rules, byShared = new WeakMap())
+  let locate = byShared.get(shared)
+  if (locate === undefined) {
+    locate = locator(schema, node => rules.filter(rule => names(rule, node)), shared) as Locate<never> | null
+    byShared.set(shared, locate)
+  }
+  return locate as Locate<R> | null
 }
 
 // Fastify's request keeps the query string as `query`; the schema calls it `querystring`.

@@ -5,10 +5,11 @@ import { coded } from '../errors.js'
 import { peerRequire } from '../openapi/peer-require.js'
 import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, planSteps, type Down, type ReplyState, type VersionSchemas } from './conversion.js'
+import { conversionFrom, stepPlan, type Down, type ReplyState, type VersionSchemas } from './conversion.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
+import { stepsOf } from './version-steps.js'
 
 /** What `app.convertToApiVersion` takes. */
 export interface ConvertToApiVersionOptions {
@@ -54,12 +55,12 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
       const schemas: VersionSchemas[] = []
       let at: unknown = schema
       for (let k = 0; k < listed.length; k++) {
-        schemas.push({ response: { default: at } })
-        if (k < listed.length - 1) at = deriveSchema(at, { version: listed[k].text, rules: listed[k].changes.flatMap(change => change.fields) }, shared)
+        schemas.push({ response: new Map([['default', at]]) })
+        if (k < listed.length - 1) at = deriveSchema(at, stepsOf(listed)[k], shared)
       }
-      const steps = planSteps(listed, [], schemas, shared)
+      const steps = stepPlan(listed, [], schemas, shared)
       const context = { versions: listed.map(entry => entry.text), newest: schemas[0], queryNames: [], responses: {} }
-      shown = schemas.map((version, k) => ({ down: conversionFrom(steps, k, context).down, schema: version.response?.default, serialize: null }))
+      shown = schemas.map((version, k) => ({ down: conversionFrom(steps, k, context).down, schema: version.response?.get('default'), serialize: null }))
       plans.set(schema, shown)
     }
     return shown[index]

@@ -29,18 +29,18 @@ const written = new WeakSet<FastifyReply>()
 const errors = new WeakMap<FastifyReply, Error>()
 
 /**
- * The hooks of the one route that serves all the older versions of a `versionChanges` route (by key, the shape of
- * each): each picks the shape of the version the router served the request as. Validation comes after the route's
+ * The hooks of the one route that serves all the older versions of a `versionChanges` route (by version key, the
+ * shape of each; `converts`: a request of some version is converted up): each picks the shape of the version the router served the request as. Validation comes after the route's
  * own preValidation hooks, as Fastify's does; the request's conversion up before its own preHandler hooks, its
  * response's down after its own preSerialization hooks (both were written for the newest version). An object the
  * route sends (an error handler's too) is converted, then written with the version's schema for its status; what
  * reaches onSend unconverted (an error Fastify's error handler wrote, a text, a Buffer, a stream, no body) is read
  * as JSON where the conversion needs its data or it is such an error, converted, and written with that schema.
  */
-export function olderRouteHooks (shapes: ReadonlyMap<string, OlderShape>, newest: (reply: FastifyReply) => Serialize | null, attachValidation: boolean): OlderRouteHooks {
+export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (reply: FastifyReply) => Serialize | null, attachValidation: boolean, converts: boolean): OlderRouteHooks {
   const shapeOf = (request: FastifyRequest): OlderShape => {
     const outcome = (request.raw as RawRequest)[kOutcome]
-    return shapes.get((outcome?.served ?? outcome?.version as ApiVersion).key) as OlderShape
+    return shapes((outcome?.served ?? outcome?.version as ApiVersion).key)
   }
 
   const preValidation: preValidationHookHandler = function apiVersionValidation (request, reply, done) {
@@ -110,7 +110,6 @@ export function olderRouteHooks (shapes: ReadonlyMap<string, OlderShape>, newest
     else done(null, sent)
   }
 
-  const converts = [...shapes.values()].some(shape => shape.conversion.up !== null)
   return { preValidation, preHandler: converts ? preHandler : null, preSerialization, onError, onSend }
 }
 

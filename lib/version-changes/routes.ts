@@ -1,29 +1,28 @@
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, locatorOf, planSteps, type Step, type VersionSchemas } from './conversion.js'
-import { missingMigrations, type Holding } from './migration-needs.js'
+import { conversionFrom, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan, type VersionSchemas } from './conversion.js'
+import { missingMigrations, needsOf, type Holding } from './migration-needs.js'
 import type { FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
 import { olderRouteHooks, type OlderShape } from './older-route.js'
-import { versionSerializers } from './version-serialization.js'
+import { versionSerializers, type Serialize } from './version-serialization.js'
 import { versionValidation } from './version-validation.js'
-import { locator } from './locate.js'
 import { deriveSchema } from './schemas.js'
-import { names } from './schema-identity.js'
-import { sharedSchemas, type SharedSchemas } from './shared-ref.js'
+import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
+import { only, stepsOf } from './version-steps.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
 /** The route option. */
 export const OPTION = 'versionChanges'
 // Route options a versionChanges route takes from its list instead.
 const DECLARING = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
-// The parts of a route's schema that hold data, and the two names Fastify takes for the query string.
-const PARTS = ['body', 'querystring', 'query', 'params', 'headers'] as const
+// The parts of a route's schema that hold data.
+const PARTS = ['body', 'querystring', 'params', 'headers'] as const
 
 function fail (label: string, message: string): never {
   throw coded(new Error(`fastify-api-versioning: route ${label}: ${message}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
@@ -75,7 +74,7 @@ export interface DocumentedShape {
   readonly deprecatedApiVersions: readonly string[] | undefined
 }
 
-/** Set on the route that serves a `versionChanges` route's older versions: the shapes its documents show. */
+/** Set on the route that serves a `versionChanges` route's older versions: the shapes its documents show, made when asked. */
 export const kDocumentedShapes = Symbol.for('fastify-api-versioning.documentedShapes')
 
 /**
@@ -109,23 +108,17 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // Instructions that contradict each other throw above: an endpoint is always in some version.
   const last = exists.lastIndexOf(true)
 
-  const shared = sharedSchemas(id => instance.getSchema(id))
-  const schemas = versionSchemas(route.schema, list, last, shared, label)
-  const data = schemas.map(dataOf)
-  const steps = planSteps(list, keys, data, shared)
-  steps.forEach((step, k) => {
-    for (const { rule } of [...step.request?.migrations ?? [], ...step.response?.migrations ?? []]) declared.migrating.add(rule)
-    for (const rule of list[k].changes.flatMap(change => change.fields)) {
-      const holding = holdingOf(data[k], rule, shared)
-      if (holding.parts.length + holding.statuses.length === 0) continue
-      declared.held.add(rule)
-      const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, [rule], shared) !== null
-      const missing = missingMigrations(rule, holding, step, covers)
-      if (missing.length > 0) fail(label, `the change of ${list[k].text}, ${rule.at}: ${missing[0]}; add it to that change`)
-    }
-  })
-  collectSchemas(route.schema, declared.schemas)
-  const groups = groupsOf(exists, steps, schemas)
+  const shared = sharedSchemasOf(instance)
+  const declaredSchema = route.schema
+  // The route's schema and steps in each version: planned at start-up for the checks and the groups of versions,
+  // and again at the first request that needs them (from the derivations kept for every route): the route keeps
+  // none of it in between.
+  const planOf = (): RoutePlan => {
+    const data = versionSchemas(declaredSchema, list, last, shared, label)
+    return { data, steps: stepPlan(list, keys, data, shared) }
+  }
+  const { groups, converting } = checkedGroups(planOf(), list, exists, shared, label, declared)
+  collectSchemas(declaredSchema, declared.schemas)
   const newestGroup = groups[0].from === 0 ? groups[0] : null
   const olderGroups = newestGroup === null ? groups : groups.slice(1)
   const versionsOf = (indexes: readonly number[]): Pick<DocumentedShape, 'apiVersions' | 'deprecatedApiVersions'> => ({
@@ -138,26 +131,38 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   }
   if (olderGroups.length === 0) return
 
-  const versions = list.map(listed => listed.text)
-  const conversionContext = { versions, newest: data[0], queryNames: context.queryNames }
-  const shapes = new Map<string, OlderShape>()
-  const documented: DocumentedShape[] = []
-  for (const { from, versions: indexes } of olderGroups) {
-    const schema = context.allow(schemas[from])
-    const shape: OlderShape = {
-      validation: versionValidation(schema as Record<string, unknown> | undefined),
-      conversion: conversionFrom(steps, from, conversionContext),
-      serializerOf: versionSerializers(data[from].response ?? {})
-    }
-    for (const i of indexes) shapes.set(list[i].version.key, shape)
-    documented.push({ schema: schemas[from], ...versionsOf(indexes) })
+  // Each older version's shape, made at its first request.
+  let later: RoutePlan | null = null
+  const planned = (): RoutePlan => {
+    later ??= planOf()
+    return later
   }
-  const hooks = olderRouteHooks(shapes, versionSerializers(data[0].response ?? {}), route.attachValidation === true)
+  // A version's schema as Fastify and the documents take it: the route's, with that version's parts.
+  const schemaOf = (k: number): FastifySchema | undefined => declaredSchema === undefined ? declaredSchema : fastifySchema(declaredSchema, planned().data[k])
+  const shapes: Array<OlderShape | undefined> = []
+  const groupOf = new Map<string, number>()
+  olderGroups.forEach(({ versions }, g) => { for (const i of versions) groupOf.set(list[i].version.key, g) })
+  const shapeOf = (key: string): OlderShape => {
+    const g = groupOf.get(key) as number
+    shapes[g] ??= olderShape(olderGroups[g].from)
+    return shapes[g]
+  }
+  const olderShape = (from: number): OlderShape => {
+    const { data, steps } = planned()
+    return {
+      validation: versionValidation(context.allow(schemaOf(from)) as Record<string, unknown> | undefined),
+      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames: context.queryNames }),
+      serializerOf: versionSerializers(data[from].response)
+    }
+  }
+  let newestSerializers: ((reply: FastifyReply) => Serialize | null) | null = null
+  const newest = (reply: FastifyReply): Serialize | null => (newestSerializers ??= versionSerializers(planned().data[0].response))(reply)
+  const hooks = olderRouteHooks(shapeOf, newest, route.attachValidation === true, olderGroups.some(({ from }) => converting.has(from)))
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {
     ...options,
     [kMadeByChanges]: true,
-    [kDocumentedShapes]: documented,
+    [kDocumentedShapes]: () => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsOf(versions) })),
     // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
     // the shapes', not its own.
     schema: { hide: true },
@@ -178,48 +183,113 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
 }
 
-/** The route's schema in each version of the list down to `last`: index 0 is the app's own, each older one derived. */
-function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas, label: string): Array<FastifySchema | undefined> {
-  const schemas = [schema]
-  for (let k = 0; k < last; k++) {
-    const newer = schemas[k] as Record<string, unknown> | undefined
-    if (newer === undefined) {
-      schemas.push(undefined)
-      continue
+/** A route's schema and steps in each version of the list. */
+interface RoutePlan {
+  readonly data: readonly VersionSchemas[]
+  readonly steps: StepPlan
+}
+
+/**
+ * Checks what a route's versions need (each migration it runs noted; each field rule whose schema it holds noted,
+ * and refused where its data needs a migration the step lacks), and gives the runs of versions of one shape, with
+ * those of them whose requests are converted up.
+ */
+function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: readonly boolean[], shared: SharedSchemas, label: string, declared: ChangingRoutes): { groups: Array<{ from: number, versions: number[] }>, converting: Set<number> } {
+  const listed = stepsOf(list)
+  for (let k = 0; k < data.length - 1; k++) {
+    const step = listed[k]
+    const newer = data[k]
+    for (const rule of step.requests) if (rule.route === null && REQUEST_PARTS.some(part => locatorOf(newer[part], only(rule), shared) !== null)) declared.migrating.add(rule)
+    for (const rule of step.responses) if (rule.route === null && [...newer.response?.values() ?? []].some(schema => locatorOf(schema, only(rule), shared) !== null)) declared.migrating.add(rule)
+    for (const rule of step.rules) {
+      const holding = holdingOf(newer, rule, shared)
+      if (holding === null) continue
+      declared.held.add(rule)
+      if (needsOf(rule) === null) continue
+      const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
+      const missing = missingMigrations(rule, holding, steps.at(k), covers)
+      if (missing.length > 0) fail(label, `the change of ${step.version}, ${rule.at}: ${missing[0]}; add it to that change`)
     }
-    const step = { version: list[k].text, rules: list[k].changes.flatMap(change => change.fields) }
+  }
+  const groups = groupsOf(exists, steps, data)
+  const converting = new Set<number>()
+  for (const { from } of groups) {
+    for (let k = from - 1; k >= 0; k--) {
+      if (steps.touches(k) && steps.at(k).request !== null) {
+        converting.add(from)
+        break
+      }
+    }
+  }
+  return { groups, converting }
+}
+
+/**
+ * The route's schema in each version of the list down to `last`, by parts: index 0 is the app's own, each older one
+ * derived; a version whose changes touch none of its parts has the very object of the version after it.
+ */
+function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas, label: string): VersionSchemas[] {
+  const given = (schema ?? {}) as Record<string, unknown>
+  const versions: VersionSchemas[] = [{
+    body: given.body,
+    querystring: given.querystring ?? given.query,
+    params: given.params,
+    headers: given.headers,
+    response: isObject(given.response) ? new Map(Object.entries(given.response)) : undefined
+  }]
+  for (let k = 0; k < last; k++) {
+    const newer = versions[k]
+    const step = stepsOf(list)[k]
     // A path parameter is named by the URL, which every version shares.
-    const renamed = step.rules.filter(rule => rule.kind === 'renamed' && isObject(newer.params) && locator(newer.params, node => names(rule, node) ? [rule] : [], shared) !== null)
+    const renamed = step.rules.filter(rule => rule.kind === 'renamed' && locatorOf(newer.params, only(rule), shared) !== null)
     if (renamed.length > 0) fail(label, `the change of ${step.version}, ${renamed[0].at}, renames a path parameter, which the route's URL names in every version; declare the older versions' route apart instead, with apiVersions`)
-    const older: Record<string, unknown> = { ...newer }
     // Where a rule changes a schema, its data must be found to be converted: a schema under `not`, `if`, `contains`
     // and the like is derived, but no value of it is converted.
     const derived = (part: string, value: unknown): unknown => {
+      if (value === undefined) return value
       const applied = new Set<FieldRule>()
       const result = deriveSchema(value, step, shared, applied)
       for (const rule of applied) {
-        if (rule.kind !== 'changed' && locatorOf(value, [rule], shared) === null) {
+        if (rule.kind !== 'changed' && locatorOf(value, only(rule), shared) === null) {
           fail(label, `the change of ${step.version}, ${rule.at}, changes a schema that its ${part} holds only where no value is converted (under not, if, then, else, contains, propertyNames or dependentSchemas); older versions would be told one shape and served another: hold that schema under properties, items, additionalProperties, patternProperties, allOf, anyOf or oneOf, or change the schema around it`)
         }
       }
       return result
     }
-    for (const part of PARTS) if (newer[part] !== undefined) older[part] = derived(part, newer[part])
-    if (isObject(newer.response)) {
-      older.response = Object.fromEntries(Object.entries(newer.response).map(([status, value]) => [status, derived(`response ${status}`, value)]))
+    const older: Record<string, unknown> = {}
+    let changed = false
+    for (const part of PARTS) {
+      older[part] = derived(part, newer[part])
+      changed ||= older[part] !== newer[part]
     }
-    schemas.push(older as FastifySchema)
+    let response = newer.response
+    if (response !== undefined) {
+      const statuses = [...response].map(([status, value]) => [status, derived(`response ${status}`, value)] as const)
+      if (statuses.some(([status, value]) => value !== response?.get(status))) {
+        response = new Map(statuses)
+        changed = true
+      }
+    }
+    versions.push(changed ? { ...older, response } : newer)
   }
-  return schemas
+  return versions
 }
 
-// Where a version's schemas of a route hold the schema a rule names.
-function holdingOf (schemas: VersionSchemas, rule: FieldRule, shared: SharedSchemas): Holding {
-  const holds = (schema: unknown): boolean => locatorOf(schema, [rule], shared) !== null
-  return {
-    parts: (['body', 'querystring', 'headers'] as const).filter(part => holds(schemas[part])),
-    statuses: Object.entries(schemas.response ?? {}).filter(([, schema]) => holds(schema)).map(([status]) => status)
-  }
+// A version's schema as Fastify takes a route's: the route's own, with the version's parts.
+function fastifySchema (schema: FastifySchema, parts: VersionSchemas): FastifySchema {
+  const own = schema as Record<string, unknown>
+  const made: Record<string, unknown> = { ...own }
+  for (const part of PARTS) if (parts[part] !== undefined) made[own.query !== undefined && part === 'querystring' ? 'query' : part] = parts[part]
+  if (parts.response !== undefined) made.response = Object.fromEntries(parts.response)
+  return made as FastifySchema
+}
+
+// Where a version's schemas of a route hold the schema a rule names; null for nowhere.
+function holdingOf (schemas: VersionSchemas, rule: FieldRule, shared: SharedSchemas): Holding | null {
+  const holds = (schema: unknown): boolean => locatorOf(schema, only(rule), shared) !== null
+  const parts = REQUEST_PARTS.filter(part => holds(schemas[part]))
+  const statuses = [...schemas.response ?? []].filter(([, schema]) => holds(schema)).map(([status]) => status)
+  return parts.length + statuses.length === 0 ? null : { parts, statuses }
 }
 
 function collectSchemas (value: unknown, into: Set<object>): void {
@@ -228,22 +298,11 @@ function collectSchemas (value: unknown, into: Set<object>): void {
   for (const member of Object.values(value)) collectSchemas(member, into)
 }
 
-// The parts of a route's schema a conversion reads.
-function dataOf (schema: FastifySchema | undefined): VersionSchemas {
-  const parts = (schema ?? {}) as Record<string, unknown>
-  return {
-    body: parts.body,
-    querystring: parts.querystring ?? parts.query,
-    headers: parts.headers,
-    response: isObject(parts.response) ? parts.response : undefined
-  }
-}
-
 /**
  * Runs of versions (by index, newest first) in which the route exists with one shape: no step between them
  * changes its schemas (what Fastify validates and serializes, and the documents show) or converts its data.
  */
-function groupsOf (exists: readonly boolean[], steps: readonly Step[], schemas: ReadonlyArray<FastifySchema | undefined>): Array<{ from: number, versions: number[] }> {
+function groupsOf (exists: readonly boolean[], steps: StepPlan, schemas: readonly VersionSchemas[]): Array<{ from: number, versions: number[] }> {
   const groups: Array<{ from: number, versions: number[] }> = []
   let current: { from: number, versions: number[] } | null = null
   for (let i = 0; i < exists.length; i++) {
@@ -251,22 +310,11 @@ function groupsOf (exists: readonly boolean[], steps: readonly Step[], schemas: 
       current = null
       continue
     }
-    const touched = i > 0 && (steps[i - 1].request !== null || steps[i - 1].response !== null || !sameSchemas(schemas[i - 1], schemas[i]))
+    const touched = i > 0 && (schemas[i - 1] !== schemas[i] || steps.touches(i - 1))
     if (current === null || touched) groups.push(current = { from: i, versions: [] })
     current.versions.push(i)
   }
   return groups
-}
-
-// deriveSchema gives back the very schema it does not change: two versions' schemas are the same where every part is.
-function sameSchemas (newer: FastifySchema | undefined, older: FastifySchema | undefined): boolean {
-  if (newer === older) return true
-  const a = newer as Record<string, unknown>
-  const b = older as Record<string, unknown>
-  if (PARTS.some(part => a[part] !== b[part])) return false
-  if (!isObject(a.response)) return true
-  const responses = b.response as Record<string, unknown>
-  return Object.entries(a.response).every(([status, schema]) => responses[status] === schema)
 }
 
 // The versions of a run as the route declares them: the listed ones deprecated, or the others; none is undefined.

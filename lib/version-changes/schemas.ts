@@ -28,13 +28,31 @@ const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'de
  * version and rule, where a rule does not fit the schema (a field it lacks, a name it has already).
  */
 export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSchemas, applied?: Set<FieldRule>): unknown {
-  if (step.rules.length === 0) return schema
+  if (step.rules.length === 0 || !isObject(schema)) return schema
+  // Derived once for a schema, a step and the shared schemas it is read with: routes share their schemas.
+  let byShared = derivations.get(step)
+  if (byShared === undefined) derivations.set(step, byShared = new WeakMap())
+  let bySchema = byShared.get(shared)
+  if (bySchema === undefined) byShared.set(shared, bySchema = new WeakMap())
+  let known = bySchema.get(schema)
+  if (known === undefined) {
+    const rules = new Set<FieldRule>()
+    known = { derived: derive(schema, step, shared, rules), applied: rules }
+    bySchema.set(schema, known)
+  }
+  for (const rule of known.applied) applied?.add(rule)
+  return known.derived
+}
+
+const derivations = new WeakMap<FieldStep, WeakMap<SharedSchemas, WeakMap<object, { derived: unknown, applied: ReadonlySet<FieldRule> }>>>()
+
+function derive (schema: object, step: FieldStep, shared: SharedSchemas, applied: Set<FieldRule>): unknown {
   const done = new Map<object, unknown>()
   // The shared schemas being derived, and those of them a `$ref` inside them reached again.
   const open = new Set<object>()
   const reentered = new Set<object>()
 
-  function derive (node: unknown): unknown {
+  function derived (node: unknown): unknown {
     if (!isObject(node)) return node
     const known = done.get(node)
     if (known !== undefined) return known
@@ -51,20 +69,20 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
       return node
     }
     open.add(target)
-    const derived = derive(target)
+    const copied = derived(target)
     open.delete(target)
-    if (derived === target) return node
+    if (copied === target) return node
     if (reentered.has(target)) {
       throw coded(new Error(`fastify-api-versioning: versionChanges: the changes of ${step.version} change the schema ${JSON.stringify(ref)}, which refers to itself; a recursive schema cannot be derived for older versions: change a schema it holds instead, or give the older versions a route of their own`), 'FST_API_VERSIONING_INVALID_OPTION')
     }
     // Its own local refs would resolve against the schema it is copied into: not derivable where it changes.
-    if (JSON.stringify(derived).includes('"$ref":"#')) {
+    if (JSON.stringify(copied).includes('"$ref":"#')) {
       throw coded(new Error(`fastify-api-versioning: versionChanges: the changes of ${step.version} change the shared schema ${JSON.stringify(ref)}, whose local $refs ('#/...') would resolve elsewhere in the copy older versions need; give the schemas those refs reach an $id of their own (app.addSchema), and refer to them by it`), 'FST_API_VERSIONING_INVALID_OPTION')
     }
     // What the $ref says beside it stays (a description), the copy in its place.
     const { $ref: _ref, ...beside } = node
-    const copy = { ...beside, ...(derived as Schema) }
-    derivedFrom(copy, derived as Schema)
+    const copy = { ...beside, ...(copied as Schema) }
+    derivedFrom(copy, copied as Schema)
     return copy
   }
 
@@ -76,26 +94,26 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     }
     for (const key of ONE) {
       if (!isObject(node[key])) continue
-      const derived = derive(node[key])
-      if (derived !== node[key]) set(key, derived)
+      const one = derived(node[key])
+      if (one !== node[key]) set(key, one)
     }
     for (const key of LIST) {
       const list = node[key]
       if (!Array.isArray(list)) continue
-      const derived = list.map(derive)
-      if (derived.some((item, i) => item !== list[i])) set(key, derived)
+      const items = list.map(derived)
+      if (items.some((item, i) => item !== list[i])) set(key, items)
     }
     for (const key of MAP) {
       const map = node[key]
       if (!isObject(map)) continue
-      const derived = Object.fromEntries(Object.entries(map).map(([name, value]) => [name, derive(value)]))
-      if (Object.keys(map).some(name => derived[name] !== map[name])) set(key, derived)
+      const entries = Object.fromEntries(Object.entries(map).map(([name, value]) => [name, derived(value)]))
+      if (Object.keys(map).some(name => entries[name] !== map[name])) set(key, entries)
     }
     const rules = step.rules.filter(rule => names(rule, node))
     if (rules.length > 0) {
       copy ??= { ...node }
       apply(copy, rules, step.version, shared)
-      for (const rule of rules) applied?.add(rule)
+      for (const rule of rules) applied.add(rule)
     }
     if (copy === null) return node
     if (typeof copy.$id === 'string') {
@@ -106,7 +124,7 @@ export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSc
     return copy
   }
 
-  return derive(schema)
+  return derived(schema)
 }
 
 /**

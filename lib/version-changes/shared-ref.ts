@@ -5,6 +5,15 @@ import { noteShared } from './schema-identity.js'
 /** Finds a shared schema by its `$id`, as the route's instance knows them (`instance.getSchema`), or undefined. */
 export type SharedSchemas = (id: string) => unknown
 
+const byInstance = new WeakMap<object, SharedSchemas>()
+
+/** The shared schemas of an instance (see sharedSchemas), one function for it: what is planned with it is kept. */
+export function sharedSchemasOf (instance: { getSchema: (id: string) => unknown }): SharedSchemas {
+  let shared = byInstance.get(instance)
+  if (shared === undefined) byInstance.set(instance, shared = sharedSchemas(id => instance.getSchema(id)))
+  return shared
+}
+
 /**
  * The shared schemas of an instance, as instructions see them: each one found is noted as Fastify's copy of what
  * `addSchema` was given, so that the schemas nested in it are recognised by their shape (see names).

@@ -9,8 +9,8 @@ export type Serialize = (payload: unknown) => string
  * (where the schema has `content`, or its catch-all type), as Fastify picks a route's, compiled at its first use by the route's
  * compiler (`reply.compileSerializationSchema`: the app's, or the route's own); null where the version has none.
  */
-export function versionSerializers (responses: Readonly<Record<string, unknown>>): (reply: FastifyReply) => Serialize | null {
-  const byKey = new Map(Object.entries(responses).map(([status, schema]) => [status.toLowerCase(), schema]))
+export function versionSerializers (responses: ReadonlyMap<string, unknown> | undefined): (reply: FastifyReply) => Serialize | null {
+  const byKey = new Map([...responses ?? []].map(([status, schema]) => [status.toLowerCase(), schema]))
   const compiled = new Map<unknown, Serialize>()
   return function serializerOf (reply) {
     const status = String(reply.statusCode)

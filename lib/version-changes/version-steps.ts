@@ -1,0 +1,48 @@
+import type { FieldStep } from './schemas.js'
+import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule } from './version-change.js'
+import type { VersionList } from './version-list.js'
+
+/**
+ * What the changes of one version say, grouped once for every route: the arrays are the same objects for every
+ * route, so that what is planned from them (derived schemas, where values are found) is planned once and shared.
+ */
+export interface VersionStep extends FieldStep {
+  /** Renamed and added fields: converted by themselves. */
+  readonly automatic: readonly FieldRule[]
+  readonly removed: readonly FieldRule[]
+  readonly changed: readonly FieldRule[]
+  readonly requests: ReadonlyArray<MigrationRule<RequestToMigrate>>
+  readonly responses: readonly ResponseRule[]
+}
+
+const steps = new WeakMap<VersionList, readonly VersionStep[]>()
+
+/** The steps of a version list, one a version (the first, oldest version's has nothing). */
+export function stepsOf (list: VersionList): readonly VersionStep[] {
+  let known = steps.get(list)
+  if (known === undefined) {
+    known = list.map(({ text, changes }) => {
+      const rules = changes.flatMap(change => change.fields)
+      return {
+        version: text,
+        rules,
+        automatic: rules.filter(rule => rule.kind === 'renamed' || rule.kind === 'added'),
+        removed: rules.filter(rule => rule.kind === 'removed'),
+        changed: rules.filter(rule => rule.kind === 'changed'),
+        requests: changes.flatMap(change => change.requests),
+        responses: changes.flatMap(change => change.responses)
+      }
+    })
+    steps.set(list, known)
+  }
+  return known
+}
+
+const single = new WeakMap<object, readonly object[]>()
+
+/** A rule as a list of one, the same list each time (what is planned from a list is kept by it). */
+export function only<R extends object> (rule: R): readonly R[] {
+  let list = single.get(rule)
+  if (list === undefined) single.set(rule, list = [rule])
+  return list as readonly R[]
+}
