@@ -267,7 +267,8 @@ const located = new WeakMap<object, WeakMap<readonly object[], WeakMap<SharedSch
  * Plans where in a schema's values the rules' schemas are (see locator); null for nowhere. Planned once for a
  * schema, a list of rules and the shared schemas they are read with.
  */
-export function locatorOf<R extends { schema: unknown, id: string | null }> (schema: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
+export function locatorOf<R extends { schema: unknown, id: string | null }> (given: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
+  const schema = contentUnion(given)
   if (rules.length === 0 || !isObject(schema)) return null
   let byRules = located.get(schema)
   if (byRules === undefined) located.set(schema, byRules = new WeakMap())
@@ -279,6 +280,22 @@ export function locatorOf<R extends { schema: unknown, id: string | null }> (sch
     byShared.set(shared, locate)
   }
   return locate as Locate<R> | null
+}
+
+const unions = new WeakMap<object, object>()
+
+/**
+ * A route's body or response schema by media type (`{ content: { 'application/json': { schema } } }`) is found in
+ * as the schema of any of its media types; any other schema as it is.
+ */
+export function contentUnion (schema: unknown): unknown {
+  if (!isObject(schema) || !isObject(schema.content)) return schema
+  let union = unions.get(schema)
+  if (union === undefined) {
+    union = { anyOf: Object.values(schema.content).map(media => isObject(media) ? media.schema : undefined).filter(member => member !== undefined) }
+    unions.set(schema, union)
+  }
+  return union
 }
 
 // Fastify's request keeps the query string as `query`; the schema calls it `querystring`.

@@ -51,13 +51,11 @@ export interface Holding {
 }
 
 /**
- * The migrations a step of a route lacks for what its field rules need (see noteNeeds), where the route holds their
+ * The migrations a step of a route lacks for what a field rule needs (see noteNeeds), where the route holds its
  * schemas: a route migration of the step, or one by a schema that is or holds the rule's, in that part or status
  * (an error status needs one with `errors: true`). Each missing one as a sentence, naming the rule and the fix.
  */
-export function missingMigrations (rule: FieldRule, holding: Holding, step: Step, covers: (schema: unknown) => boolean): string[] {
-  const need = needsOf(rule)
-  if (need === null) return []
+export function missingMigrations (rule: FieldRule, need: Needs, holding: Holding, step: Step, covers: (schema: unknown) => boolean): string[] {
   const missing: string[] = []
   if (need.request !== null) {
     for (const part of holding.parts) {

@@ -31,7 +31,7 @@ type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unkn
 export function recheck (request: FastifyRequest, check: Rechecked): void | Promise<void> {
   const pending: Array<Promise<void>> = []
   for (const [part, key] of PARTS) {
-    const schema = check.schemas[part]
+    const schema = ofMediaType(check.schemas[part], request.headers['content-type'])
     if (schema === undefined) continue
     const validate = request.compileValidationSchema(schema as Record<string, unknown>, part) as unknown as Validate
     // The version's own query parameters are the plugin's, let through the route's check: set aside for this one.
@@ -50,6 +50,13 @@ export function recheck (request: FastifyRequest, check: Rechecked): void | Prom
     }
   }
   if (pending.length > 0) return Promise.all(pending).then(() => {})
+}
+
+// A body's schema by media type (`content`) is the request's media type's, as Fastify picks it; none where it has none.
+function ofMediaType (schema: unknown, contentType: string | undefined): unknown {
+  if (!isObject(schema) || !isObject(schema.content)) return schema
+  const media = schema.content[(contentType ?? '').split(/[ ;]/, 1)[0].trim().toLowerCase()]
+  return isObject(media) ? media.schema : undefined
 }
 
 function setAside (query: Record<string, unknown>, names: readonly string[]): Array<[string, unknown]> {

@@ -14,7 +14,7 @@ import { versionSerializers, type Serialize } from './version-serialization.js'
 import { versionValidation } from './version-validation.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
-import { only, stepsOf } from './version-steps.js'
+import { only, stepsOf, type VersionStep } from './version-steps.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
 /** The route option. */
@@ -205,9 +205,10 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
       const holding = holdingOf(newer, rule, shared)
       if (holding === null) continue
       declared.held.add(rule)
-      if (needsOf(rule) === null) continue
+      const need = needsOf(rule)
+      if (need === null) continue
       const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
-      const missing = missingMigrations(rule, holding, steps.at(k), covers)
+      const missing = missingMigrations(rule, need, holding, steps.at(k), covers)
       if (missing.length > 0) fail(label, `the change of ${step.version}, ${rule.at}: ${missing[0]}; add it to that change`)
     }
   }
@@ -248,7 +249,7 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     const derived = (part: string, value: unknown): unknown => {
       if (value === undefined) return value
       const applied = new Set<FieldRule>()
-      const result = deriveSchema(value, step, shared, applied)
+      const result = derivedPart(value, step, shared, applied)
       for (const rule of applied) {
         if (rule.kind !== 'changed' && locatorOf(value, only(rule), shared) === null) {
           fail(label, `the change of ${step.version}, ${rule.at}, changes a schema that its ${part} holds only where no value is converted (under not, if, then, else, contains, propertyNames or dependentSchemas); older versions would be told one shape and served another: hold that schema under properties, items, additionalProperties, patternProperties, allOf, anyOf or oneOf, or change the schema around it`)
@@ -273,6 +274,18 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     versions.push(changed ? { ...older, response } : newer)
   }
   return versions
+}
+
+// A part's schema as the version before sees it; by media type where the part has them (`content`).
+function derivedPart (value: unknown, step: VersionStep, shared: SharedSchemas, applied: Set<FieldRule>): unknown {
+  if (!isObject(value) || !isObject(value.content)) return deriveSchema(value, step, shared, applied)
+  const content: Record<string, unknown> = value.content
+  const media = Object.entries(content).map(([type, entry]) => {
+    if (!isObject(entry)) return [type, entry] as const
+    const schema = deriveSchema(entry.schema, step, shared, applied)
+    return [type, schema === entry.schema ? entry : { ...entry, schema }] as const
+  })
+  return media.every(([type, entry]) => entry === content[type]) ? value : { ...value, content: Object.fromEntries(media) }
 }
 
 // A version's schema as Fastify takes a route's: the route's own, with the version's parts.

@@ -1,0 +1,154 @@
+import t from 'tap'
+import { Readable } from 'node:stream'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
+
+// Every older version of a versionChanges route is one route of the router, which validates and serializes a request
+// by its version's schemas as Fastify would on a route of them.
+
+const Thing = Type.Object({ id: Type.Integer(), name: Type.String() })
+const renamed = versionChange({ description: "Things have a 'name' (it was 'title').", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }] })
+const VERSIONS: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0' }]
+
+async function app (routes: (app: FastifyInstance) => void, options: object = {}): Promise<FastifyInstance> {
+  const server = Fastify(options)
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  routes(server)
+  await server.ready()
+  return server
+}
+
+t.test('each part of an older request validated as Fastify validates a route\'s: params, body by media type, query string, headers', async t => {
+  const seen: unknown[] = []
+  const server = await app(server => {
+    server.post('/things/:id', {
+      versionChanges: true,
+      schema: {
+        params: Type.Object({ id: Type.Integer() }),
+        body: { content: { 'application/json': { schema: Thing }, 'text/plain': { schema: Type.String({ maxLength: 3 }) } } },
+        querystring: Type.Object({ dry: Type.Optional(Type.Boolean()) }),
+        headers: { type: 'object', properties: { 'X-Tenant': { type: 'string', pattern: '^t' } }, required: ['X-Tenant'] }
+      }
+    }, async request => { seen.push([request.params, request.body, request.query]); return 'ok' })
+    server.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => done(null, body))
+  })
+  const post = async (url: string, payload: string, type = 'application/json', tenant = 'tea') => await server.inject({ method: 'POST', url, payload, headers: { 'content-type': type, 'x-tenant': tenant } })
+  t.equal((await post('/things/1?api-version=1.0&dry=true', '{"id":1,"title":"a"}')).statusCode, 200)
+  t.same(seen.pop(), [{ id: 1 }, { id: 1, name: 'a' }, { 'api-version': '1.0', dry: true }], 'coerced as Fastify coerces, converted up')
+  const cases: Array<[string, string, string, string, RegExp]> = [
+    ['/things/x?api-version=1.0', '{"id":1,"title":"a"}', 'application/json', 'tea', /^params\/id must be integer$/],
+    ['/things/1?api-version=1.0', '{"id":1,"name":"a"}', 'application/json', 'tea', /^body must have required property 'title'$/],
+    ['/things/1?api-version=1.0', 'long', 'text/plain', 'tea', /^body must NOT have more than 3 characters$/],
+    ['/things/1?api-version=1.0&dry=7', '{"id":1,"title":"a"}', 'application/json', 'tea', /^querystring\/dry must be boolean$/],
+    ['/things/1?api-version=1.0', '{"id":1,"title":"a"}', 'application/json', 'coffee', /^headers\/x-tenant must match pattern "\^t"$/]
+  ]
+  for (const [url, payload, type, tenant, message] of cases) {
+    const res = await post(url, payload, type, tenant)
+    t.same([res.statusCode, res.json().code], [400, 'FST_ERR_VALIDATION'], String(message))
+    t.match(res.json().message, message)
+  }
+  t.equal((await post('/things/1?api-version=1.0', 'ok', 'text/plain')).statusCode, 200, 'a media type of its own')
+  t.equal((await post('/things/1?api-version=1.0', '{}', 'application/x-other')).statusCode, 415, 'a media type with no parser, as Fastify answers it')
+})
+
+t.test('attachValidation, a route\'s and a server\'s schemaErrorFormatter, a validator that throws', async t => {
+  const errors: unknown[] = []
+  const server = await app(server => {
+    server.post('/attached', { versionChanges: true, attachValidation: true, schema: { body: Thing } }, async request => {
+      errors.push(request.validationError?.message)
+      return 'handled'
+    })
+    server.post('/formatted', { versionChanges: true, schema: { body: Thing }, schemaErrorFormatter: (errors, dataVar) => new Error(`route: ${dataVar} ${errors.length}`) }, async () => 'ok')
+    server.post('/server', { versionChanges: true, schema: { body: Thing } }, async () => 'ok')
+    server.post('/throws', { versionChanges: true, schema: { body: Thing }, validatorCompiler: () => () => { throw new Error('the validator broke') } }, async () => 'ok')
+  }, { schemaErrorFormatter: (errors: unknown[], dataVar: string) => new Error(`server: ${dataVar}`) })
+  const post = async (url: string) => await server.inject({ method: 'POST', url: `${url}?api-version=1.0`, payload: { id: 'x' } })
+  t.same([(await post('/attached')).body, errors], ['handled', ['server: body']], 'given to the handler')
+  t.equal((await post('/formatted')).json().message, 'route: body 1')
+  t.equal((await post('/server')).json().message, 'server: body')
+  const thrown = await post('/throws')
+  t.same([thrown.statusCode, thrown.json().message], [500, 'the validator broke'])
+})
+
+t.test('an older response written with its version\'s schema: by status, class and media type; an error Fastify writes, shaped as the newest writes it', async t => {
+  const Missing = Type.Object({ code: Type.String(), message: Type.String() })
+  const server = await app(server => {
+    server.setErrorHandler((error, request, reply) => { reply.send(error) })
+    server.get('/things/:how', {
+      versionChanges: true,
+      schema: {
+        response: {
+          200: Thing,
+          '2xx': { content: { 'application/vnd.thing+json': { schema: Thing }, '*/*': { schema: Type.Object({ other: Type.Boolean() }) } } },
+          404: Missing
+        }
+      }
+    }, async (request, reply) => {
+      const how = (request.params as { how: string }).how
+      if (how === 'vendor') return reply.code(201).type('application/vnd.thing+json').send({ id: 1, name: 'v', extra: true })
+      if (how === 'any') return reply.code(202).type('application/json').send({ other: true, extra: true })
+      if (how === 'missing') throw Object.assign(new Error('none'), { statusCode: 404, code: 'NONE' })
+      if (how === 'stream') return reply.code(404).send(Readable.from(['{}']))
+      return { id: 1, name: 'n', extra: true }
+    })
+  })
+  const get = async (how: string, version = '1.0') => {
+    const res = await server.inject(`/things/${how}?api-version=${version}`)
+    return [res.statusCode, res.body]
+  }
+  t.same(await get('plain'), [200, '{"id":1,"title":"n"}'], 'what the schema does not declare left out')
+  t.same(await get('vendor'), [201, '{"id":1,"title":"v"}'], 'a media type of its class')
+  t.same(await get('any'), [202, '{"other":true}'], 'the catch-all media type')
+  t.same(await get('missing'), [404, '{"code":"NONE","message":"none"}'], 'as the newest route writes it')
+  t.same(await get('missing', '2.0'), [404, '{"code":"NONE","message":"none"}'])
+  t.same((await get('stream'))[0], 404, 'a stream of an error, as it is')
+})
+
+t.test('a route declaring `query`, and a thrown error where a schema migration has another status', async t => {
+  const Query = Type.Object({ name: Type.Optional(Type.String()) })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Query, field: 'name', renamedFrom: 'title' }],
+    responses: [{ schema: Thing, errors: true, migrate: response => { (response.body as { id: number }).id = -1 } }]
+  })
+  const seen: unknown[] = []
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  server.get('/q', { versionChanges: true, schema: { query: Query, response: { 200: Thing } } }, async request => {
+    seen.push({ ...request.query as object })
+    if ((request.query as { name?: string }).name === 'x') throw Object.assign(new Error('no'), { statusCode: 404 })
+    return { id: 1, name: 'n' }
+  })
+  t.same((await server.inject('/q?api-version=1.0&title=a')).json(), { id: -1, name: 'n' })
+  t.same(seen.pop(), { 'api-version': '1.0', name: 'a' })
+  t.equal((await server.inject('/q?api-version=1.0&title=x')).statusCode, 404, 'no schema of that status: as it is')
+})
+
+t.test('200 versions, each changing the route\'s schemas: one route serves them all, each converted through every step', async t => {
+  const Order = Type.Object({ id: Type.Integer(), n0: Type.String() })
+  const list: VersionChangesEntry[] = []
+  for (let v = 200; v >= 1; v--) {
+    // Version v named the field n{200 - v}; the one before it, n{201 - v}.
+    const field = `n${200 - v}`
+    list.push({ version: `${v}.0`, changes: v === 1 ? [] : [versionChange({ description: `v${v}`, fields: [{ schema: Order as object, field, renamedFrom: `n${201 - v}` }] })] })
+  }
+  const server = Fastify()
+  const seen: unknown[] = []
+  await server.register(apiVersioning, { versionChanges: list })
+  const routes: string[] = []
+  server.addHook('onRoute', route => {
+    const versions = (route as { apiVersions?: string[] }).apiVersions
+    if (route.method === 'POST' && versions !== undefined) routes.push(String(versions.length))
+  })
+  server.post('/orders', { versionChanges: true, schema: { body: Order, response: { 200: Order } } }, async request => { seen.push(request.body); return { id: 7, n0: 'served' } })
+  await server.ready()
+  t.same(routes.sort(), ['1', '199'], 'the newest, and one route for the 199 older versions')
+  for (const version of [1, 2, 100, 199, 200]) {
+    const field = `n${200 - version}`
+    const res = await server.inject({ method: 'POST', url: `/orders?api-version=${version}.0`, payload: { id: 1, [field]: `sent ${version}` } })
+    t.same(res.json(), { id: 7, [field]: 'served' }, `${version}.0: down through ${200 - version} steps`)
+    t.same(seen.pop(), { id: 1, n0: `sent ${version}` }, `${version}.0: up through them`)
+  }
+  t.same(await server.convertToApiVersion({ schema: Order, value: { id: 1, n0: 'x' }, version: '1.0' }), { id: 1, n199: 'x' })
+})
