@@ -10,6 +10,7 @@ import { lifecycleInstants, periodAt } from './lifecycle.js'
 import { resolveOpenApiOptions, type ApiVersioningOpenApiOptions, type ResolvedOpenApiOptions } from './options.js'
 import { checkOrder } from './order.js'
 import { checkReach } from './reach.js'
+import { registerCollecting } from './swagger-routes.js'
 import { kReleaseGate, releaseGate } from './release-gate.js'
 import { loadPeer } from './peers.js'
 import { splitDocument, type ApiVersionDocument, type OpenApiDocument } from './split.js'
@@ -72,17 +73,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const own = (route.config as { swaggerTransform?: RouteTransform | false } | undefined)?.swaggerTransform
     if (own !== undefined) route.config = { ...route.config, swaggerTransform: collector.wrap(own) } as typeof route.config
   }
-  // Set once @fastify/swagger is registered, before any route is.
-  let document: (route: RouteOptions) => void = () => {}
-  fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
-    wrapTransform(route)
-    // The shapes of a versionChanges route's older versions, documented where it is declared.
-    for (const shape of (route as { [kDocumentedRoutes]?: () => RouteOptions[] })[kDocumentedRoutes]?.() ?? []) {
-      wrapTransform(shape)
-      document(shape)
-    }
-  })
-  document = await registerCollecting(fastify, swagger, {
+  const document = await registerCollecting(fastify, swagger, {
     openapi: options.openapi,
     decorator: kSwagger,
     transform: collector.globalTransform,
@@ -93,6 +84,14 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
         if (json.title === undefined && typeof json.$id === 'string') json.title = json.$id
         return `def-${i}`
       }
+    }
+  })
+  fastify.addHook('onRoute', function apiVersioningOpenApiRouteTransform (route: RouteOptions) {
+    wrapTransform(route)
+    // The shapes of a versionChanges route's older versions, documented where it is declared.
+    for (const shape of (route as { [kDocumentedRoutes]?: () => RouteOptions[] })[kDocumentedRoutes]?.() ?? []) {
+      wrapTransform(shape)
+      document(shape)
     }
   })
 
@@ -163,34 +162,6 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (swaggerUi !== null && options.ui !== null) {
     registerUi(fastify, swaggerUi, options.ui, options.guard, options.routePrefix, () => primaryVersion(serve().documents).version)
   }
-}
-
-/**
- * Registers @fastify/swagger, and gives back the onRoute hook it collects the routes to document with: the shapes of
- * `versionChanges` routes' older versions are routes only the documents have (one route of the router serves them
- * all), given to it as Fastify gives it a route. Caught as it registers the hook (its first onRoute hook); a
- * @fastify/swagger that registers none cannot document those shapes, which start-up says.
- */
-async function registerCollecting (fastify: FastifyInstance, swagger: FastifyPluginCallback<Record<string, unknown>>, options: Record<string, unknown>): Promise<(route: RouteOptions) => void> {
-  let collect: ((route: RouteOptions) => void) | null = null
-  const own = Object.getOwnPropertyDescriptor(fastify, 'addHook')
-  const addHook = fastify.addHook
-  Object.defineProperty(fastify, 'addHook', {
-    configurable: true,
-    writable: true,
-    value: function addHookSeen (this: FastifyInstance, name: string, hook: unknown) {
-      if (name === 'onRoute' && collect === null) collect = hook as (route: RouteOptions) => void
-      return (addHook as (name: string, hook: unknown) => FastifyInstance).call(this, name, hook)
-    }
-  })
-  try {
-    await fastify.register(swagger, options)
-  } finally {
-    if (own === undefined) delete (fastify as unknown as Record<string, unknown>).addHook
-    else Object.defineProperty(fastify, 'addHook', own)
-  }
-  if (collect === null) throw coded(new Error('fastify-api-versioning/openapi: @fastify/swagger registered no onRoute hook, so the older versions of versionChanges routes could not be documented; use a version of @fastify/swagger the plugin is tested with (9.4.0 or later)'), 'FST_API_VERSIONING_MISSING_PEER')
-  return collect
 }
 
 /**

@@ -292,7 +292,7 @@ export function contentUnion (schema: unknown): unknown {
   if (!isObject(schema) || !isObject(schema.content)) return schema
   let union = unions.get(schema)
   if (union === undefined) {
-    union = { anyOf: Object.values(schema.content).map(media => isObject(media) ? media.schema : undefined).filter(member => member !== undefined) }
+    union = { anyOf: Object.values(schema.content).map(media => (media as { schema: unknown }).schema) }
     unions.set(schema, union)
   }
   return union

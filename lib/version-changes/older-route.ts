@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, onErrorHookHandler, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
+import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
@@ -38,10 +39,8 @@ const errors = new WeakMap<FastifyReply, Error>()
  * as JSON where the conversion needs its data or it is such an error, converted, and written with that schema.
  */
 export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (reply: FastifyReply) => Serialize | null, attachValidation: boolean, converts: boolean): OlderRouteHooks {
-  const shapeOf = (request: FastifyRequest): OlderShape => {
-    const outcome = (request.raw as RawRequest)[kOutcome]
-    return shapes((outcome?.served ?? outcome?.version as ApiVersion).key)
-  }
+  // The version the router served the request as: one of this route's (a hook may give request.apiVersion another).
+  const shapeOf = (request: FastifyRequest): OlderShape => shapes((((request.raw as RawRequest)[kOutcome] as VersionOutcome).served as ApiVersion).key)
 
   const preValidation: preValidationHookHandler = function apiVersionValidation (request, reply, done) {
     const validate = shapeOf(request).validation

@@ -55,8 +55,8 @@ export function recheck (request: FastifyRequest, check: Rechecked): void | Prom
 // A body's schema by media type (`content`) is the request's media type's, as Fastify picks it; none where it has none.
 function ofMediaType (schema: unknown, contentType: string | undefined): unknown {
   if (!isObject(schema) || !isObject(schema.content)) return schema
-  const media = schema.content[(contentType ?? '').split(/[ ;]/, 1)[0].trim().toLowerCase()]
-  return isObject(media) ? media.schema : undefined
+  // Fastify takes no media type without its schema.
+  return (schema.content[String(contentType).split(/[ ;]/, 1)[0].trim().toLowerCase()] as { schema: unknown } | undefined)?.schema
 }
 
 function setAside (query: Record<string, unknown>, names: readonly string[]): Array<[string, unknown]> {

@@ -279,9 +279,9 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
 // A part's schema as the version before sees it; by media type where the part has them (`content`).
 function derivedPart (value: unknown, step: VersionStep, shared: SharedSchemas, applied: Set<FieldRule>): unknown {
   if (!isObject(value) || !isObject(value.content)) return deriveSchema(value, step, shared, applied)
-  const content: Record<string, unknown> = value.content
+  // Fastify takes no media type without its schema.
+  const content = value.content as Record<string, { schema: unknown }>
   const media = Object.entries(content).map(([type, entry]) => {
-    if (!isObject(entry)) return [type, entry] as const
     const schema = deriveSchema(entry.schema, step, shared, applied)
     return [type, schema === entry.schema ? entry : { ...entry, schema }] as const
   })

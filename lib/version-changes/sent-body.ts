@@ -1,13 +1,13 @@
 import type { FastifyReply } from 'fastify'
 import { serverError } from '../problems/server-error.js'
+import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Serialize } from './version-serialization.js'
 
 /** As Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
-export function forStatus<T> (byStatus: ReadonlyMap<string, T> | Readonly<Record<string, T>>, status: number): T | undefined {
+export function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
   const text = String(status)
-  const get = byStatus instanceof Map ? (key: string) => byStatus.get(key) : (key: string) => (byStatus as Record<string, T>)[key]
-  return get(text) ?? get(`${text[0]}xx`) ?? get(`${text[0]}XX`) ?? get('default')
+  return byStatus.get(text) ?? byStatus.get(`${text[0]}xx`) ?? byStatus.get(`${text[0]}XX`) ?? byStatus.get('default')
 }
 
 /**
@@ -28,7 +28,7 @@ export function convertedBody (reply: FastifyReply, payload: unknown, data: bool
       throw refused(reply, 'a text that is no JSON')
     }
   } else if (data) {
-    throw refused(reply, payload === undefined || payload === null ? 'no body' : 'a stream')
+    throw refused(reply, isObject(payload) ? 'a stream' : 'no body')
   }
   const converted = convert === null ? body : convert(reply, body)
   return isThenable(converted) ? Promise.resolve(converted).then(value => written(reply, value, json, serializerOf)) : written(reply, converted, json, serializerOf)

@@ -20,7 +20,7 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
     let mediaType: string | undefined
     if (isObject(schema) && isObject(schema.content)) {
       const content: Record<string, unknown> = schema.content
-      const type = String(reply.getHeader('content-type') ?? '').split(';', 1)[0]
+      const type = String(reply.getHeader('content-type')).split(';', 1)[0]
       mediaType = Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
       if (mediaType === undefined) return null
       schema = (content[mediaType] as { schema?: unknown }).schema

@@ -26,9 +26,9 @@ export function versionValidation (schema: Record<string, unknown> | undefined):
   const parts = PARTS.filter(([part]) => schema?.[part] !== undefined)
   if (schema === undefined || parts.length === 0) return null
   // Per part, once: the validator, or the validators of the body's media types.
-  let compiled: Array<Validate | Map<string, Validate> | null> | null = null
+  let compiled: Array<Validate | Map<string, Validate>> | null = null
 
-  function compile (request: FastifyRequest): Array<Validate | Map<string, Validate> | null> {
+  function compile (request: FastifyRequest): Array<Validate | Map<string, Validate>> {
     return parts.map(([part]) => {
       const given = (schema as Record<string, unknown>)[part]
       const httpPart = part
@@ -45,12 +45,12 @@ export function versionValidation (schema: Record<string, unknown> | undefined):
     return validateFrom(request, compiled, 0)
   }
 
-  function validateFrom (request: FastifyRequest, validators: Array<Validate | Map<string, Validate> | null>, from: number): Error | false | Promise<Error | false> {
+  function validateFrom (request: FastifyRequest, validators: Array<Validate | Map<string, Validate>>, from: number): Error | false | Promise<Error | false> {
     for (let i = from; i < parts.length; i++) {
       const [, key, dataVar] = parts[i]
       const given = validators[i]
       const validate = given instanceof Map ? given.get(essenceOf(request.headers['content-type'])) : given
-      if (validate === undefined || validate === null) continue
+      if (validate === undefined) continue
       // As Fastify: what is no error (no errors given with a false, too) lets the part pass.
       const result = run(validate, request, key)
       if (isThenable(result)) {
@@ -102,11 +102,10 @@ function wrap (result: unknown, dataVar: string, request: FastifyRequest): Error
 }
 
 // The route's schemaErrorFormatter, as Fastify keeps it on the route's context (the route's own, the server's, or
-// Fastify's): found by its description, since the symbol is Fastify's own (and one per copy of Fastify).
-let contextSymbol: symbol | null | undefined
+// Fastify's): found by its description, as the symbol is Fastify's own (one a copy of Fastify), when an error needs it.
 function formatterOf (request: FastifyRequest): Formatter {
-  contextSymbol ??= Object.getOwnPropertySymbols(request).find(symbol => symbol.description === 'fastify.context') ?? null
-  const context = contextSymbol === null ? undefined : (request as unknown as Record<symbol, { schemaErrorFormatter?: unknown } | undefined>)[contextSymbol]
+  const symbol = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context')
+  const context = symbol === undefined ? undefined : (request as unknown as Record<symbol, { schemaErrorFormatter?: unknown }>)[symbol]
   return typeof context?.schemaErrorFormatter === 'function' ? context.schemaErrorFormatter as Formatter : defaultFormatter
 }
 

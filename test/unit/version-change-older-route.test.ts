@@ -152,3 +152,74 @@ t.test('200 versions, each changing the route\'s schemas: one route serves them 
   }
   t.same(await server.convertToApiVersion({ schema: Order, value: { id: 1, n0: 'x' }, version: '1.0' }), { id: 1, n199: 'x' })
 })
+
+t.test('versions of one route whose requests are converted up and versions whose are not; a body by media type checked after a migration', async t => {
+  const Note = Type.Object({ text: Type.String(), tag: Type.Optional(Type.String()) })
+  const Shown = Type.Object({ text: Type.String(), size: Type.Integer() })
+  const third = versionChange({ description: 'Notes show a size.', fields: [{ schema: Shown, field: 'size', added: true }] })
+  const second = versionChange({
+    description: 'Notes are tagged.',
+    fields: [{ schema: Note, field: 'tag', added: true }],
+    requests: [{ schema: Note, migrate: request => { (request.body as { tag?: string }).tag = (request.body as { text: string }).text === 'bad' ? { not: 'a text' } as never : 'old' } }]
+  })
+  const server = Fastify()
+  const seen: unknown[] = []
+  await server.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [third] }, { version: '2.0', changes: [second] }, { version: '1.0' }] })
+  server.post('/notes', { versionChanges: true, schema: { body: { content: { 'application/json': { schema: Note } } }, response: { 200: Shown } } }, async request => {
+    seen.push(request.body)
+    return { text: (request.body as { text: string }).text, size: 1 }
+  })
+  const post = async (version: string, text: string) => await server.inject({ method: 'POST', url: `/notes?api-version=${version}`, payload: { text } })
+  t.same((await post('2.0', 'a')).json(), { text: 'a' }, '2.0: its response converted, its request not')
+  t.same((await post('1.0', 'b')).json(), { text: 'b' })
+  t.same(seen, [{ text: 'a' }, { text: 'b', tag: 'old' }])
+  const bad = await post('1.0', 'bad')
+  t.same([bad.statusCode, bad.json().code], [500, 'FST_API_VERSIONING_CONVERSION_FAILED'], 'checked against the media type\'s schema')
+})
+
+t.test('an error Fastify writes where a schema migration names its schema; a JSON text its version\'s schema cannot write', async t => {
+  const Missing = Type.Object({ code: Type.String(), message: Type.String() })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }],
+    responses: [{ schema: Missing, errors: true, migrate: response => { (response.body as { code: string }).code = 'OLD' } }]
+  })
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  server.get('/things/:how', { versionChanges: true, schema: { response: { 200: Thing, 404: Missing } } }, async (request, reply) => {
+    if ((request.params as { how: string }).how === 'text') return reply.type('application/json').send('{"id":1}')
+    throw Object.assign(new Error('gone'), { statusCode: 404, code: 'GONE' })
+  })
+  t.same((await server.inject('/things/missing?api-version=1.0')).json(), { code: 'OLD', message: 'gone' })
+  const text = await server.inject('/things/text?api-version=1.0')
+  t.same([text.statusCode, text.json().code], [500, 'FST_API_VERSIONING_CONVERSION_FAILED'])
+  t.match(text.json().message, /converted for version 1\.0, cannot be written with that version's schema for it/)
+})
+
+t.test('a response by media type that has none for the reply\'s: as Fastify, the default serializer', async t => {
+  const server = await app(server => {
+    server.get('/typed', { versionChanges: true, schema: { response: { 200: { content: { 'application/json': { schema: Thing } } } } } }, async (request, reply) => reply.type('application/x-thing+json').send({ id: 1, name: 'x' }))
+    server.get('/untyped', { versionChanges: true, schema: { response: { 200: { content: { 'application/json': { schema: Thing } } } } } }, async (request, reply) => reply.removeHeader('content-type').send({ id: 1, name: 'x' }))
+  })
+  t.same((await server.inject('/typed?api-version=1.0')).json(), { id: 1, title: 'x' }, 'converted, written as JSON')
+  t.same((await server.inject('/untyped?api-version=1.0')).json(), { id: 1, title: 'x' })
+})
+
+t.test('without a Content-Type, or one the route has no schema for: as Fastify, no schema of it', async t => {
+  const server = await app(server => {
+    server.post('/typed', { versionChanges: true, schema: { body: { content: { 'application/json': { schema: Thing } } }, response: { 200: { content: { 'application/json': { schema: Thing } } } } } }, async (request, reply) => reply.removeHeader('content-type').send({ id: 1, name: 'x' }))
+  })
+  const res = await server.inject({ method: 'POST', url: '/typed?api-version=1.0', payload: '{"id":1,"title":"a"}', headers: { 'content-type': 'application/json' } })
+  t.same(res.json(), { id: 1, title: 'x' }, 'a reply without a Content-Type: written as Fastify would, with no schema of it')
+})
+
+t.test('an error Fastify writes on a version whose responses convert nothing: written with its schema all the same', async t => {
+  const Missing = Type.Object({ code: Type.String(), message: Type.String() })
+  const Body = Type.Object({ name: Type.String() })
+  const change = versionChange({ description: 'x', fields: [{ schema: Body, field: 'name', renamedFrom: 'title' }] })
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  server.post('/things', { versionChanges: true, schema: { body: Body, response: { 404: Missing } } }, async () => { throw Object.assign(new Error('gone'), { statusCode: 404, code: 'GONE' }) })
+  const res = await server.inject({ method: 'POST', url: '/things?api-version=1.0', payload: { title: 'a' } })
+  t.same([res.statusCode, res.body], [404, '{"code":"GONE","message":"gone"}'])
+})
