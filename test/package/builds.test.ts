@@ -76,3 +76,19 @@ t.test('every file of dist/ that the package ships is reached from its entry poi
   // The CommonJS entries require the ESM build: JavaScript once.
   t.same(files.filter(file => file.startsWith('dist/cjs/') && file.endsWith('.js')), ['dist/cjs/index.js', 'dist/cjs/openapi/index.js'], 'the CommonJS build is its two entries')
 })
+
+// What loading the package costs a cold start beyond its own code: no module of Node's that Fastify does not load
+// already. An ES module that imports a built-in makes Node read all its exports, and node:http's lazy ones load
+// undici (~25 ms), node:util's worker_threads: the build takes built-ins from process.getBuiltinModule instead.
+t.test('loading either entry, from ESM or CommonJS, loads none of Node\'s modules that Fastify does not', async t => {
+  const packed = appWithPackage(t.teardown)
+  for (const dep of ['fastify', 'fast-json-stringify', '@fastify/swagger']) packed.link(dep)
+  packed.write('load.mjs', `
+import { createRequire } from 'node:module'
+await import('fastify')
+const before = new Set(process.moduleLoadList)
+await (process.argv[2] === 'esm' ? Promise.all([import('fastify-api-versioning'), import('fastify-api-versioning/openapi')]) : [createRequire(import.meta.url)('fastify-api-versioning'), createRequire(import.meta.url)('fastify-api-versioning/openapi')])
+console.log(JSON.stringify(process.moduleLoadList.filter(name => !before.has(name) && /undici|worker|http2|inspector/.test(name))))
+`)
+  for (const format of ['esm', 'cjs']) t.same(JSON.parse(packed.node('load.mjs', format)), [], format)
+})
