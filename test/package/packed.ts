@@ -38,7 +38,7 @@ function sourcesHash (): string {
       hash.update(relative(root, path)).update(readFileSync(path))
     }
   }
-  for (const path of ['lib', 'scripts', 'docs', 'package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path))
+  for (const path of ['lib', 'scripts', 'docs', 'benchmarks/README.md', 'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path))
   return hash.digest('hex').slice(0, 16)
 }
 
