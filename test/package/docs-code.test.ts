@@ -121,7 +121,10 @@ t.test('every block of code in the README and the guides runs on the packed pack
   const app = appWithPackage(t.teardown)
   for (const dep of LINKED) app.link(dep)
   const imported = new Set<string>()
-  const all = PAGES.filter(page => !PENDING.has(page)).flatMap(programs)
+  const pages = PAGES.filter(page => !PENDING.has(page))
+  const markers = pages.flatMap(blocks).flatMap(block => block.marker === undefined ? [] : [`${block.page}:${block.line} ${block.marker}`])
+  t.same(markers.filter(marker => !/ (fragment|continues)$/.test(marker)), [], 'no marker the runner does not know')
+  const all = pages.flatMap(programs)
   for (const { code } of all) {
     for (const [, specifier] of code.matchAll(/^import\s[^'"]*['"]([^'"./][^'"]*)['"]/gm)) {
       const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
