@@ -59,10 +59,9 @@ for (const file of outputFiles) {
 // module that imports one makes Node read every export of it, lazy ones included, and those of node:http (its
 // WebSocket and fetch classes) load undici, ~25 ms of a cold start; node:util's load worker_threads.
 function fromBuiltinModules (text) {
-  return text.replace(/import\s*(?:\{([^}]*)\}|\*\s*as\s+(\w+)|(\w+))\s*from\s*"(node:[\w/]+)";/g, (match, names, namespace, name, builtin) =>
-    names === undefined
-      ? `const ${namespace ?? name}=process.getBuiltinModule("${builtin}");`
-      : `const{${names.replaceAll(' as ', ':')}}=process.getBuiltinModule("${builtin}");`)
+  // A namespace or default import is the module object; named imports are its properties.
+  return text.replace(/import\s*(?:\{([^}]*)\}|(?:\*\s*as\s+)?(\w+))\s*from\s*"(node:[\w/]+)";/g, (match, names, name, builtin) =>
+    `const ${names === undefined ? name : `{${names.replaceAll(' as ', ':')}}`}=process.getBuiltinModule("${builtin}");`)
 }
 
 // The CommonJS entries require the ESM build (require(esm), Node 22.12 and later): one copy of each module, so
