@@ -11,7 +11,7 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_INVALID_DECLARATION'
   /** Routes on one method and path conflict: a version twice, versioned and unversioned mixed, too many routes. */
   | 'FST_API_VERSIONING_ROUTE_CONFLICT'
-  /** A route the plugin cannot version as declared: it sets constraints.apiVersion, has a RegExp host, or a schema's plain-name $ref it cannot find. */
+  /** A route the plugin cannot version as declared: it sets constraints.apiVersion, has a RegExp host, or a schema's plain-name $ref it cannot find or $ref with a malformed % escape. */
   | 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'
   /** A route declares versions outside the plugin's scope. */
   | 'FST_API_VERSIONING_OUTSIDE_SCOPE'

@@ -1,10 +1,10 @@
-// dist/cjs holds CommonJS under a "type": "module" package: say so to Node. And as Fastify plugins do, the
-// CommonJS entry exports the plugin itself, with `.default` and the named exports on it; its types say the same
+// dist/cjs holds CommonJS under a "type": "module" package: say so to Node. As Fastify plugins do, the CommonJS
+// entry exports the plugin itself, with `.default` and the named exports on it (scripts/bundle.mjs); its types say the same
 // (`export =` of the plugin merged with a namespace of the named exports, as @fastify/cors's do), so that
 // `import plugin = require('fastify-api-versioning')` is the plugin in TypeScript too. The types TypeScript wrote
 // for an entry move to `<entry>.exports.d.ts`, which the new ones import (and with it the `fastify` augmentations).
 // The package layer type-checks what this writes as a consumer's compiler reads it (test/package/package.test.ts).
-import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,8 +16,6 @@ cpSync(new URL('../dist/esm/', import.meta.url), new URL('../dist/cjs/', import.
 writeFileSync(new URL('../dist/cjs/package.json', import.meta.url), '{ "type": "commonjs" }\n')
 // Each entry and the name of its plugin, as its source declares it.
 for (const [entry, plugin] of [['index', 'apiVersioning'], ['openapi/index', 'apiVersioningOpenApi']]) {
-  appendFileSync(new URL(`../dist/cjs/${entry}.js`, import.meta.url),
-    'module.exports = Object.defineProperties(module.exports.default, Object.getOwnPropertyDescriptors(module.exports));\n')
   const types = fileURLToPath(new URL(`../dist/cjs/${entry}.d.ts`, import.meta.url))
   const moved = types.replace(/\.d\.ts$/, '.exports.d.ts')
   const source = ts.createSourceFile(types, readFileSync(types, 'utf8'), ts.ScriptTarget.Latest, true)

@@ -1,6 +1,7 @@
-// `prepare` builds dist/ when the repository is installed (npm ci), but in a published package.json npm 11
-// reports it as an install script to approve. `prepack` builds and packs a package.json without it; `postpack`
-// puts the repository's back.
+// The published package.json holds what a consumer needs (name, version, exports, types, bin, engines, peers,
+// metadata) and nothing that runs the repository's tooling: `prepack` builds and writes it without the scripts
+// (`prepare` would be an install script for users to approve, `start` deletes dist/ from a package that has no
+// sources to build it from), the devDependencies and tap's configuration; `postpack` puts the repository's back.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 
 const manifest = new URL('../package.json', import.meta.url)
@@ -8,9 +9,8 @@ const kept = new URL('../package.json.repo', import.meta.url)
 if (process.argv[2] === 'strip') {
   const text = readFileSync(manifest, 'utf8')
   writeFileSync(kept, text)
-  const json = JSON.parse(text)
-  delete json.scripts.prepare
-  writeFileSync(manifest, JSON.stringify(json, null, 2) + '\n')
+  const { scripts, devDependencies, tap, ...published } = JSON.parse(text)
+  writeFileSync(manifest, JSON.stringify(published, null, 2) + '\n')
 } else {
   renameSync(kept, manifest)
 }

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module'
 
 /**
- * A `require` that resolves as this module's `import()` does, to read a peer's package.json (the CommonJS build
- * has its own, see scripts/bundle.mjs).
+ * A `require` that resolves as this module's `import()` does, to read a peer's package.json.
  * @internal
  */
 export const peerRequire: NodeJS.Require = createRequire(import.meta.url)

@@ -47,13 +47,13 @@ export function createRouteHooks (parts: HookParts) {
   // After any Vary another hook or plugin set (CORS adds Origin), without a name twice, and never after `*`.
   // Asked with hasHeader: a getHeader('vary') here would make the getHeader('content-type') of Fastify's
   // reply.send, the same function, read headers by a computed name the slow way on every request.
-  function addVary (reply: FastifyReply, vary: string): void {
+  function addVary (reply: FastifyReply, vary: Vary): void {
     if (!reply.hasHeader('vary')) {
-      reply.header('vary', vary)
+      reply.header('vary', vary.text)
       return
     }
     const existing = reply.getHeader('vary') as string | string[] | number
-    reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary))
+    reply.header('vary', mergeVary(Array.isArray(existing) ? existing.join(', ') : String(existing), vary.names))
   }
 
   /**
@@ -221,20 +221,39 @@ export function createRouteHooks (parts: HookParts) {
 }
 
 // What a versioned or neutral route answers depends on where versions are read: caches must know.
-function varyOf (headerNames: readonly string[], mediaType: boolean): string | null {
+interface Vary { readonly text: string, readonly names: readonly string[] }
+function varyOf (headerNames: readonly string[], mediaType: boolean): Vary | null {
   const names = mediaType ? [...headerNames, 'accept', 'content-type'] : headerNames
-  return names.length > 0 ? names.join(', ') : null
+  return names.length > 0 ? { text: names.join(', '), names } : null
 }
 
 function shortest (spelled: string, declared: string): string {
   return spelled.length > declared.length ? declared : spelled
 }
 
-function mergeVary (existing: string, vary: string): string {
-  const names = existing.split(',').map(name => name.trim().toLowerCase())
-  if (names.includes('*')) return existing
-  const missing = vary.split(', ').filter(name => !names.includes(name))
-  return missing.length === 0 ? existing : `${existing}, ${missing.join(', ')}`
+// As the vary package appends, with its output, but scanning the existing value in place instead of splitting
+// it into a list: a few times faster, on every response of a route where another hook set Vary (CORS).
+function mergeVary (existing: string, names: readonly string[]): string {
+  const lower = existing.toLowerCase()
+  if (hasMember(lower, '*')) return existing
+  let merged = existing
+  for (let i = 0; i < names.length; i++) {
+    if (!hasMember(lower, names[i])) merged += `, ${names[i]}`
+  }
+  return merged
+}
+
+/** Whether a comma-separated list (in lower case) has `name` as a member, white space around it allowed. */
+function hasMember (list: string, name: string): boolean {
+  for (let at = list.indexOf(name); at !== -1; at = list.indexOf(name, at + 1)) {
+    const end = at + name.length
+    if ((at === 0 || isSeparator(list.charCodeAt(at - 1))) && (end === list.length || isSeparator(list.charCodeAt(end)))) return true
+  }
+  return false
+}
+
+function isSeparator (code: number): boolean {
+  return code === 44 || code === 32 || code === 9 // , SP HTAB
 }
 
 // So that Fastify's "request completed" line says which version was served, as declared (as metrics name it);

@@ -1,6 +1,6 @@
 import type { FastifySchema } from 'fastify'
 import { coded } from '../errors.js'
-import { pointer } from '../util/json-pointer.js'
+import { decodes, pointer } from '../util/json-pointer.js'
 
 type Schema = Record<string, unknown>
 
@@ -166,6 +166,9 @@ function follow (ref: string, base: string, walk: Walk): Target | null {
     return null
   }
   const fragment = hash === -1 ? '' : absolute.slice(hash + 1)
+  if (!decodes(fragment)) {
+    throw coded(new Error(`fastify-api-versioning: route ${walk.label}: its ${walk.part} schema refers to ${absolute}, whose fragment has a malformed % escape (a % not followed by two hex digits of UTF-8), so it names no subschema; escape a % in a name as %25`), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE')
+  }
   if (fragment !== '' && !fragment.startsWith('/')) {
     const found = named(document, '', absolute)
     if (found !== null) return found

@@ -1,10 +1,10 @@
 /**
  * What a JSON pointer in a URI fragment (RFC 6901, percent-encoded: `/properties/lines/items`, `/allOf/0`) names
  * in `document`, through objects and arrays; undefined where it leads nowhere. The empty pointer names the whole;
- * a fragment that is no pointer (a plain name, `#address`) names nothing here.
+ * a fragment that is no pointer (a plain name, `#address`) or has a malformed `%` escape names nothing here.
  */
 export function pointer (document: unknown, fragment: string): unknown {
-  if (fragment !== '' && !fragment.startsWith('/')) return undefined
+  if ((fragment !== '' && !fragment.startsWith('/')) || !decodes(fragment)) return undefined
   let value = document
   for (const token of fragment.split('/').slice(1)) {
     if (typeof value !== 'object' || value === null) return undefined
@@ -12,4 +12,14 @@ export function pointer (document: unknown, fragment: string): unknown {
     value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
   }
   return value
+}
+
+/** Whether a fragment's `%` escapes are well-formed UTF-8 (`#/%ZZ` and `#/%C3` are not). */
+export function decodes (fragment: string): boolean {
+  try {
+    decodeURIComponent(fragment)
+    return true
+  } catch {
+    return false
+  }
 }

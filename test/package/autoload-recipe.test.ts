@@ -12,7 +12,7 @@ const files = [...section.matchAll(/```js\n\/\/ ([\w./-]+\.js)[^\n]*\n([\s\S]*?)
 t.test('the recipe for a folder of routes per version works with @fastify/autoload, as the guide writes it', async t => {
   t.same(files.map(([name]) => name), ['app.js', 'routes/v1/autohooks.js', 'routes/v1/orders.js', 'routes/v2/autohooks.js', 'routes/v2/orders.js', 'routes/v2/admin/stats.js', 'routes/health.js', 'routes/reports.js'])
   const app = appWithPackage(t.teardown)
-  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify']) app.link(dep)
+  for (const dep of ['fastify', 'fast-json-stringify']) app.link(dep)
   // A copy: its own imports (glob, ...) resolve from where it is, as in an app's node_modules.
   app.copy('@fastify/autoload')
   for (const [name, text] of files) {

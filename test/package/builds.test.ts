@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path'
 import ts from 'typescript'
 import { appWithPackage, pack } from './packed.js'
 
-// Each build is bundled (scripts/bundle.mjs): a file per entry and a chunk both import. The openapi entry must use
-// the main entry's modules, not copies of them: here, what it does with ApiVersion is seen through the class that
-// the main entry exports.
+// The build is bundled (scripts/bundle.mjs): a file per entry and a chunk both import, which the CommonJS entries
+// require. The openapi entry must use the main entry's modules, not copies of them: here, what it does with
+// ApiVersion is seen through the class that the main entry exports, from either module system.
 const app = (format: 'esm' | 'cjs') => `
 ${format === 'esm'
   ? "import Fastify from 'fastify'\nimport apiVersioning, { ApiVersion } from 'fastify-api-versioning'\nimport apiVersioningOpenApi from 'fastify-api-versioning/openapi'"
@@ -30,10 +30,10 @@ async function main () {
 ${format === 'esm' ? 'await main()' : 'main()'}
 `
 
-t.test('in each build, the openapi entry uses the very modules of the main entry', async t => {
+t.test('from ESM and CommonJS, the openapi entry uses the very modules of the main entry', async t => {
   for (const format of ['esm', 'cjs'] as const) {
     const packed = appWithPackage(t.teardown, format === 'esm' ? 'module' : 'commonjs')
-    for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@fastify/swagger']) packed.link(dep)
+    for (const dep of ['fastify', 'fast-json-stringify', '@fastify/swagger']) packed.link(dep)
     packed.write('app.js', app(format))
     t.same(JSON.parse(packed.node('app.js')), [200, true], `${format}: the document's version was parsed by the main entry's ApiVersion`)
   }
@@ -72,5 +72,23 @@ t.test('every file of dist/ that the package ships is reached from its entry poi
   // On Node 20, the first CommonJS package that ES modules import after Fastify makes Fastify's own start-up
   // ~25 ms slower (scripts/bundle.mjs): the ESM build imports none at load (the peers are imported when needed).
   t.same([...packagesOfEsm], [], 'the ESM build imports only node: modules and its own files')
-  t.ok(files.some(file => /^dist\/esm\/shared-\w+\.js$/.test(file)) && files.some(file => /^dist\/cjs\/shared-\w+\.js$/.test(file)), 'each build has its shared chunk')
+  t.ok(files.some(file => /^dist\/esm\/shared-\w+\.js$/.test(file)), 'the entries share a chunk')
+  // The CommonJS entries require the ESM build: JavaScript once.
+  t.same(files.filter(file => file.startsWith('dist/cjs/') && file.endsWith('.js')), ['dist/cjs/index.js', 'dist/cjs/openapi/index.js'], 'the CommonJS build is its two entries')
+})
+
+// What loading the package costs a cold start beyond its own code: no module of Node's that Fastify does not load
+// already. An ES module that imports a built-in makes Node read all its exports, and node:http's lazy ones load
+// undici (~25 ms), node:util's worker_threads: the build takes built-ins from process.getBuiltinModule instead.
+t.test('loading either entry, from ESM or CommonJS, loads none of Node\'s modules that Fastify does not', async t => {
+  const packed = appWithPackage(t.teardown)
+  for (const dep of ['fastify', 'fast-json-stringify', '@fastify/swagger']) packed.link(dep)
+  packed.write('load.mjs', `
+import { createRequire } from 'node:module'
+await import('fastify')
+const before = new Set(process.moduleLoadList)
+await (process.argv[2] === 'esm' ? Promise.all([import('fastify-api-versioning'), import('fastify-api-versioning/openapi')]) : [createRequire(import.meta.url)('fastify-api-versioning'), createRequire(import.meta.url)('fastify-api-versioning/openapi')])
+console.log(JSON.stringify(process.moduleLoadList.filter(name => !before.has(name) && /undici|worker|http2|inspector/.test(name))))
+`)
+  for (const format of ['esm', 'cjs']) t.same(JSON.parse(packed.node('load.mjs', format)), [], format)
 })

@@ -25,7 +25,7 @@ t.test('the lowest versions are one list: the aliases, the peer ranges, the star
     fastify: FASTIFY_RANGE
   })
   t.same(manifest.peerDependenciesMeta, { '@fastify/swagger': { optional: true }, '@fastify/swagger-ui': { optional: true }, '@opentelemetry/api': { optional: true }, '@sinclair/typebox': { optional: true } })
-  t.notOk('@sinclair/typebox' in manifest.dependencies, 'TypeBox is no dependency: only types use it')
+  t.notOk('@sinclair/typebox' in (manifest.dependencies ?? {}), 'TypeBox is no dependency: only types use it')
   for (const name of ['fastify-lowest', '@fastify/swagger-lowest', '@fastify/swagger-ui-lowest', '@opentelemetry/api-lowest', 'fastify-too-old', '@fastify/swagger-too-old', '@sinclair/typebox-0.33']) {
     t.equal(installed(name), alias(name), `${name} is installed at ${alias(name)}`)
   }
@@ -80,7 +80,7 @@ console.log(JSON.stringify({
 
 t.test('fastify, @fastify/swagger and @fastify/swagger-ui at their lowest versions: documents, the docs page, problems', async t => {
   const app = appWithPackage(t.teardown)
-  for (const dep of ['fastify-plugin', 'fast-json-stringify']) app.link(dep)
+  app.link('fast-json-stringify')
   app.link('fastify', 'fastify-lowest')
   app.link('@fastify/swagger', '@fastify/swagger-lowest')
   app.link('@fastify/swagger-ui', '@fastify/swagger-ui-lowest')
@@ -104,7 +104,7 @@ t.test('fastify, @fastify/swagger and @fastify/swagger-ui at their lowest versio
 
 t.test('older versions fail start-up, saying what was found and what is needed', async t => {
   const app = appWithPackage(t.teardown)
-  for (const dep of ['fastify-plugin', 'fast-json-stringify']) app.link(dep)
+  app.link('fast-json-stringify')
   app.link('fastify', 'fastify-lowest')
   app.link('@fastify/swagger', '@fastify/swagger-too-old')
   app.link('@fastify/swagger-ui', '@fastify/swagger-ui-lowest')
@@ -116,7 +116,7 @@ t.test('older versions fail start-up, saying what was found and what is needed',
   }, '@fastify/swagger 9.3.0, which has no decorator option')
 
   const old = appWithPackage(t.teardown)
-  for (const dep of ['fastify-plugin', 'fast-json-stringify']) old.link(dep)
+  old.link('fast-json-stringify')
   old.link('fastify', 'fastify-too-old')
   old.link('@fastify/swagger', '@fastify/swagger-lowest')
   old.link('@fastify/swagger-ui', '@fastify/swagger-ui-lowest')

@@ -1,14 +1,16 @@
 import t from 'tap'
-import { existsSync, mkdirSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+// @ts-expect-error: a script of the repository, without types
+import { takeScreenshot } from '../../scripts/docs-screenshot.mjs'
 import { startExample } from './example-server.js'
 
 // The docs page in a real browser: Debian's Chromium, driven by playwright-core (which downloads nothing).
 // Skipped when there is no browser, unless REQUIRE_BROWSER is set: then a missing browser fails (as in .ci/run).
-// UPDATE_SCREENSHOT=1 also writes docs/docs-page.png, the README's picture.
+// It also takes the picture of docs/openapi.md as `npm run docs:screenshot` does (scripts/docs-screenshot.mjs).
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const required = process.env.REQUIRE_BROWSER !== undefined && process.env.REQUIRE_BROWSER !== '' && process.env.REQUIRE_BROWSER !== '0'
-const screenshot = process.env.UPDATE_SCREENSHOT === '1' ? resolve(import.meta.dirname, '..', '..', 'docs', 'docs-page.png') : null
 
 if (!existsSync(executablePath)) {
   const why = `no Chromium at ${executablePath}: apt-get install -y --no-install-recommends chromium fonts-liberation, or set CHROMIUM_PATH`
@@ -108,16 +110,13 @@ if (!existsSync(executablePath)) {
       ['Moving from 0.9 to 1.0', 'https://example.com/orders-api/moving-to-1.0']
     ], 'the deprecation and sunset links are clickable')
 
-    if (screenshot !== null) {
-      // A fresh page: Swagger UI keeps a tried operation's response across definitions, by method and path.
-      const fresh = await browser.newPage({ viewport: { width: 1200, height: 700 } })
-      await fresh.goto(`${base}/docs/?urls.primaryName=${encodeURIComponent('0.9 (deprecated)')}`)
-      const items = fresh.locator('#operations-orders-listOrderItems')
-      await items.locator('.opblock-summary').click()
-      await items.locator('.responses-wrapper').waitFor()
-      mkdirSync(resolve(screenshot, '..'), { recursive: true })
-      await fresh.screenshot({ path: screenshot, fullPage: true })
-    }
+    // The picture, on a fresh page (Swagger UI keeps a tried operation's response across definitions): a PNG as
+    // wide as the page.
+    const dir = mkdtempSync(join(tmpdir(), 'fav-screenshot-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    await takeScreenshot(browser, base, join(dir, 'docs-page.png'))
+    const png = readFileSync(join(dir, 'docs-page.png'))
+    t.same([png.subarray(1, 4).toString(), png.readUInt32BE(16)], ['PNG', 1200], 'the picture of the docs page')
     t.same(elsewhere, [], 'every request stays on the app: no CDN')
     t.same(errors, [], 'no script errors')
   })

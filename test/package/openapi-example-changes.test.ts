@@ -1,11 +1,20 @@
 import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { startExample } from './example-server.js'
+import { root } from './packed.js'
 
 // The example service shows what changed between its versions: at /openapi/changes.json, and on the docs page
-// (each document's description, which the page renders).
+// (each document's description, which the page renders). docs/openapi.md shows both as the service serves them.
 t.test('the example service serves what changed from each version to the next, and says it in each document', async t => {
   const { base } = await startExample(stop => t.teardown(stop))
   // versionChanges renamed `name` to `fullName`: one change.
+  const guide = readFileSync(join(root, 'docs', 'openapi.md'), 'utf8')
+  const section = guide.slice(guide.indexOf('## What changed between versions'))
+  const served = await (await fetch(`${base}/openapi/changes.json`)).json()
+  t.same(JSON.parse(/```json\n([\s\S]*?)```/.exec(section)?.[1] ?? 'null'), served, 'docs/openapi.md shows the list the service serves')
+  const described = (await (await fetch(`${base}/openapi/2.0.json`)).json()).info.description
+  t.equal(/```md\n([\s\S]*?)\n```/.exec(section)?.[1], described.slice(described.indexOf('### Changes since 1.0')), "and 2.0's description")
   const renamed = (at: string) => ({
     operation: `GET /customers${at === '' ? '/{id}' : ''}`,
     breaking: true,

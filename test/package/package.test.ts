@@ -11,9 +11,9 @@ t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use'
   t.ok(files.includes('dist/esm/index.js') && files.includes('dist/cjs/index.js') && files.includes('dist/esm/index.d.ts'), 'ships dist')
   t.ok(['esm', 'cjs'].every(build => files.includes(`dist/${build}/openapi/index.js`) && files.includes(`dist/${build}/openapi/index.d.ts`)), 'ships the openapi entry')
   t.notOk(files.some(f => f.startsWith('lib/') || f.startsWith('test/')), 'ships no sources or tests')
-  // The README's guides and benchmark pages, so that its links lead somewhere in node_modules and on the registry.
+  // The README's guides, so that its links lead somewhere in node_modules and on the registry.
   const pages = files.filter(f => f.endsWith('.md'))
-  t.ok(['docs/openapi.md', 'docs/lifecycle.md', 'docs/errors.md', 'benchmarks/README.md', 'benchmarks/results.md'].every(page => pages.includes(page)), 'ships the guides and benchmark pages')
+  t.ok(['docs/openapi.md', 'docs/lifecycle.md', 'docs/errors.md'].every(page => pages.includes(page)), 'ships the guides')
   for (const page of pages) {
     for (const [, target] of readFileSync(join(root, page), 'utf8').matchAll(/\]\(((?!https?:|#)[^)#\s]+)/g)) {
       t.ok(files.includes(join(page, '..', target).replaceAll('\\', '/')), `${page} -> ${target}: in the package`)
@@ -24,14 +24,13 @@ t.test('npm pack gives a package that ESM, CommonJS and TypeScript apps can use'
 
   const { dir: app, modules, link, write } = appWithPackage(t.teardown)
   const published = JSON.parse(readFileSync(join(modules, 'fastify-api-versioning', 'package.json'), 'utf8'))
-  t.equal(published.scripts.prepare, undefined, 'no install script for users to approve')
   t.match(published, {
     repository: { type: 'git', url: 'git+https://github.com/fastify-api-versioning/fastify-api-versioning.git' },
     bugs: { url: 'https://github.com/fastify-api-versioning/fastify-api-versioning/issues' },
     homepage: 'https://github.com/fastify-api-versioning/fastify-api-versioning#readme',
     sideEffects: false
   }, 'where it comes from, and that importing it does nothing that a bundler must keep')
-  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@types/node']) link(dep)
+  for (const dep of ['fastify', 'fast-json-stringify', '@types/node']) link(dep)
 
   write('esm.mjs', `
 import Fastify from 'fastify'
@@ -220,7 +219,7 @@ export const first: string | undefined = app.apiVersionDocuments()[0]?.version
 // files (no skipLibCheck, as the first test does without the optional peers); the others check the app.
 t.test('TypeScript apps with every module resolution type both entries', async t => {
   const { dir, link, write } = appWithPackage(t.teardown)
-  for (const dep of ['fastify', 'fastify-plugin', 'fast-json-stringify', '@types/node', '@fastify/swagger', '@fastify/swagger-ui', '@sinclair/typebox']) link(dep)
+  for (const dep of ['fastify', 'fast-json-stringify', '@types/node', '@fastify/swagger', '@fastify/swagger-ui', '@sinclair/typebox']) link(dep)
   const body = `
 const app = Fastify()
 app.register(apiVersioning, { problemDetails: true })

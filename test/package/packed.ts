@@ -22,6 +22,9 @@ export interface Packed {
   readonly tarball: string
   /** The files it holds, as `npm pack --json` lists them. */
   readonly files: readonly string[]
+  /** Its size in bytes, and the size of what it unpacks to. */
+  readonly size: number
+  readonly unpackedSize: number
   /** The folder it unpacks to (its `package/`), shared: not to be written. */
   readonly unpacked: string
 }
@@ -35,7 +38,7 @@ function sourcesHash (): string {
       hash.update(relative(root, path)).update(readFileSync(path))
     }
   }
-  for (const path of ['lib', 'scripts', 'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path))
+  for (const path of ['lib', 'scripts', 'docs', 'benchmarks/README.md', 'package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'tsconfig.build.json']) add(join(root, path))
   return hash.digest('hex').slice(0, 16)
 }
 
@@ -64,14 +67,16 @@ export function pack (): Packed {
       for (const name of readdirSync(cache)) if (name !== 'lock') rmSync(join(cache, name), { recursive: true, force: true })
       const fresh = mkdtempSync(join(cache, 'fresh-'))
       const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', fresh], root))[0]
-      writeFileSync(join(fresh, 'pack.json'), JSON.stringify({ tarball: packed.filename, files: packed.files.map((f: { path: string }) => f.path) }))
+      writeFileSync(join(fresh, 'pack.json'), JSON.stringify({
+        tarball: packed.filename, files: packed.files.map((f: { path: string }) => f.path), size: packed.size, unpackedSize: packed.unpackedSize
+      }))
       renameSync(fresh, dir)
     }
-    const { tarball, files } = JSON.parse(readFileSync(listing, 'utf8'))
+    const { tarball, files, size, unpackedSize } = JSON.parse(readFileSync(listing, 'utf8'))
     // Unpacked once beside it, for what runs on the package in place (the example service).
     const unpacked = join(dir, 'package')
     if (!existsSync(unpacked)) run('tar', ['-xzf', tarball, '-C', dir], dir)
-    return { tarball: join(dir, tarball), files, unpacked }
+    return { tarball: join(dir, tarball), files, size, unpackedSize, unpacked }
   } finally {
     rmSync(lock, { recursive: true, force: true })
   }

@@ -23,6 +23,7 @@ t.test('every error carries a stable code', async t => {
     ['a conflict', async () => (await build()).get('/a', { apiVersions: ['1.0'] }, says('a')).get('/a', { apiVersions: '1' }, says('b')), 'FST_API_VERSIONING_ROUTE_CONFLICT'],
     ['a RegExp host', async () => (await build()).get('/a', { apiVersions: '1.0', constraints: { host: /x/ } }, says('a')), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'],
     ['a plain-name $ref the plugin cannot find', async () => (await build()).get('/a', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: '#q' }] } } }, says('a')), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'],
+    ['a $ref with a malformed % escape', async () => (await build()).get('/a', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: '#/%ZZ' }] } } }, says('a')), 'FST_API_VERSIONING_UNSUPPORTED_ROUTE'],
     ['outside the scope', async () => {
       const app = Fastify()
       await app.register(async api => { await api.register(apiVersioning) })
@@ -122,5 +123,23 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
   t.notMatch(printed, /anonymous/, 'no anonymous hook')
   for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionPolicy', 'apiVersionTelemetry', 'rewriteFastifyError']) {
     t.match(printed, new RegExp(`\\b${name}\\b`), name)
+  }
+})
+
+// A `%` that starts no escape (or one that is no UTF-8) in a route schema's $ref: a coded start-up error that
+// names the route and the reference, not the URIError of decoding it.
+t.test('a $ref whose fragment has a malformed % escape fails start-up, naming the route and the reference', async t => {
+  for (const ref of ['#/%ZZ', '#/properties/%C3', 'Q#/%']) {
+    const app = await build()
+    app.addSchema({ $id: 'Q', type: 'object' })
+    let caught: (Error & { code?: unknown }) | undefined
+    try {
+      app.get('/a', { apiVersions: '1.0', schema: { querystring: { allOf: [{ $ref: ref }] } } }, says('a'))
+    } catch (error) {
+      caught = error as Error & { code?: unknown }
+    }
+    t.not(caught?.name, 'URIError', ref)
+    t.equal(caught?.code, 'FST_API_VERSIONING_UNSUPPORTED_ROUTE', ref)
+    t.match(caught?.message, `route GET /a: its querystring schema refers to ${ref}, whose fragment has a malformed % escape`, ref)
   }
 })

@@ -108,6 +108,13 @@ t.test('Vary names the version headers on versioned and neutral routes, after an
   t.equal((await own.inject('/dup?api-version=1')).headers.vary, 'API-Version', 'a name the route set is not added twice')
   t.equal((await own.inject('/star?api-version=1')).headers.vary, '*', 'nothing goes after *')
   t.equal((await own.inject('/list?api-version=1')).headers.vary, 'Accept, Cookie, api-version')
+  // A member is a whole name between commas, white space around it allowed: a longer name that contains it is not it.
+  const members = await build({ problemDetails: true }, app => {
+    app.get('/m', { apiVersions: '1.0' }, async (request, reply) => reply.header('vary', String(request.headers['x-vary'])).send('x'))
+  })
+  for (const [given, sent] of [['X-Api-Version', 'X-Api-Version, api-version'], ['api-versions', 'api-versions, api-version'], ['Origin ,\tAPI-VERSION ', 'Origin ,\tAPI-VERSION '], ['api-version,Origin', 'api-version,Origin'], ['Origin, *', 'Origin, *']]) {
+    t.equal((await members.inject({ url: '/m?api-version=1', headers: { 'x-vary': given } })).headers.vary, sent, given)
+  }
   const queryOnly = await build({ problemDetails: true, versionReader: { header: false } }, app => {
     app.get('/a', { apiVersions: '1.0' }, says('a'))
     app.get('/n', { apiVersionNeutral: true }, says('n'))

@@ -1,0 +1,71 @@
+import Fastify, { type FastifyReply } from 'fastify'
+import { describe, expect, test } from 'tstyche'
+import apiVersioning, {
+  ApiVersion, apiVersioning as named, errorObjects, PROBLEM_TEXTS, ProblemDetailsSchema, versionChange, withApiVersions,
+  type ApiVersioningErrorCode, type ApiVersioningOptions, type ApiVersionSource, type ProblemDocument, type ProblemWriter
+} from 'fastify-api-versioning'
+
+const app = Fastify()
+
+describe('the plugin', () => {
+  test('registers with its options, the default and the named export alike', () => {
+    expect(app.register(apiVersioning, { problemDetails: true, reportApiVersions: { supportedHeader: 'x-versions' } })).type.not.toRaiseError()
+    expect(named).type.toBe(apiVersioning)
+    expect(app.register(errorObjects, { allErrors: true })).type.not.toRaiseError()
+  })
+
+  test('refuses unknown options and options of the wrong type', () => {
+    expect(app.register(apiVersioning, { reportApiVersion: true })).type.toRaiseError()
+    expect(app.register(apiVersioning, { unsupportedApiVersionStatusCode: '400' })).type.toRaiseError()
+    expect(app.register(apiVersioning, { versionReader: { query: 7 } })).type.toRaiseError()
+  })
+
+  test('options type as declared', () => {
+    expect<ApiVersioningOptions['apiVersionSelector']>().type.toBeAssignableFrom<'default' | 'current' | 'lowest'>()
+    expect<ApiVersioningOptions>().type.toBeAssignableFrom({ telemetry: false, logApiVersion: true, now: () => 0 })
+  })
+})
+
+describe('routes, requests and replies', () => {
+  test('the route options take versions as strings', () => {
+    expect(app.get('/a', { apiVersions: ['1.0', '2.0'], deprecatedApiVersions: '0.9' }, async () => 'a')).type.not.toRaiseError()
+    expect(app.get('/n', { apiVersionNeutral: true }, async () => 'n')).type.not.toRaiseError()
+    expect(app.get('/x', { apiVersions: 1 }, async () => 'x')).type.toRaiseError()
+  })
+
+  test('a request carries its version and where it came from', () => {
+    app.get('/v', { apiVersions: '1.0' }, async (request, reply) => {
+      expect(request.apiVersion).type.toBe<ApiVersion | null>()
+      expect(request.apiVersionSource).type.toBe<ApiVersionSource | null>()
+      expect(reply.problem({ status: 409, title: 'Conflict' })).type.toBe<FastifyReply>()
+      expect(reply.problem).type.not.toBeCallableWith({ title: 'no status' })
+    })
+  })
+
+  test('withApiVersions gives a plugin its versions', () => {
+    expect(app.register(withApiVersions({ apiVersions: ['1.0'] }, async scope => { scope.get('/s', async () => 's') }))).type.not.toRaiseError()
+  })
+})
+
+describe('the named exports', () => {
+  test('ApiVersion', () => {
+    expect(ApiVersion.parse('1.0')).type.toBe<ApiVersion>()
+    expect(ApiVersion.tryParse('1.')).type.toBe<ApiVersion | null>()
+    expect(ApiVersion.parse('1.0').compareTo(ApiVersion.parse('2.0'))).type.toBe<number>()
+    expect(ApiVersion.parse('1.0').major).type.toBe<number | null>()
+  })
+
+  test('problems, writers and codes', () => {
+    expect<ProblemDocument>().type.toBeAssignableFrom({ status: 400, title: 'Bad', code: 'X', extra: [1] })
+    expect<ProblemWriter>().type.toBeAssignableFrom({ canWrite: () => true, write: ({ reply }: { reply: FastifyReply }) => { reply.send() } })
+    expect(ProblemDetailsSchema).type.toHaveProperty('properties')
+    expect(PROBLEM_TEXTS.unsupported.title).type.toBe<string>()
+    expect<'FST_API_VERSIONING_INVALID_OPTION'>().type.toBeAssignableTo<ApiVersioningErrorCode>()
+    expect<'FST_ERR_SOMETHING'>().type.not.toBeAssignableTo<ApiVersioningErrorCode>()
+  })
+
+  test('versionChange needs a description', () => {
+    expect(versionChange).type.toBeCallableWith({ description: 'Orders have a status.' })
+    expect(versionChange).type.not.toBeCallableWith({})
+  })
+})

@@ -1,0 +1,16 @@
+import Fastify from 'fastify'
+import { expect, test } from 'tstyche'
+import apiVersioning from 'fastify-api-versioning'
+import apiVersioningOpenApi, { apiVersioningOpenApi as named, type ApiVersionChanges, type ApiVersionDocument } from 'fastify-api-versioning/openapi'
+
+const app = Fastify()
+
+test('the openapi entry registers with its options and decorates the app', async () => {
+  await app.register(apiVersioning)
+  expect(app.register(apiVersioningOpenApi, { openapi: { info: { title: 'Orders' } }, ui: { routePrefix: '/docs' } })).type.not.toRaiseError()
+  expect(app.register(apiVersioningOpenApi, { prefixRoute: '/x' })).type.toRaiseError()
+  expect(named).type.toBe(apiVersioningOpenApi)
+  expect(app.apiVersionDocuments()).type.toBe<readonly ApiVersionDocument[]>()
+  expect(app.apiVersionChanges()).type.toBe<readonly ApiVersionChanges[]>()
+  expect(app.apiVersionDocuments().map(document => document.version)).type.toBe<string[]>()
+})
