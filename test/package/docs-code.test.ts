@@ -19,9 +19,7 @@ import { appWithPackage, env, root } from './packed.js'
 // Every app a block makes is readied (its registrations must succeed), and `listen()` readies it instead of
 // taking a port. A page still being rewritten can be left out for now (PENDING), never a block of it.
 const PAGES = ['README.md', ...readdirSync(join(root, 'docs')).filter(name => name.endsWith('.md')).map(name => `docs/${name}`)]
-// docs/version-changes.md: its blocks are a narrative that needs `<!-- continues -->` markers and the changes its
-// first example names (issue #35, by the lead).
-const PENDING = new Set(['docs/version-changes.md'])
+const PENDING = new Set<string>([])
 const GIVEN: Record<string, string> = {
   Fastify: "import Fastify from 'fastify'",
   app: 'const app = Fastify()',
