@@ -89,6 +89,12 @@ export interface ApiVersioningOptions {
    * older ones are served from these changes (see docs/version-changes.md). Default none.
    */
   versionChanges?: readonly VersionChangesEntry[]
+  /**
+   * When the older versions of `versionChanges` routes compile their validators and serializers and plan their
+   * conversions: `'lazy'`, at each version's first request of a route (start-up costs what the newest version's
+   * routes do), or `'eager'`, once the app is ready (each first request costs what the others do). Default `'lazy'`.
+   */
+  versionChangesCompile?: 'lazy' | 'eager'
 }
 
 export interface ResolvedOptions {
@@ -117,12 +123,14 @@ export interface ResolvedOptions {
   readonly telemetry: { readonly meterProvider: TelemetryMeterProvider | null } | null
   /** The versionChanges option, checked; null when not given. */
   readonly versionList: VersionList | null
+  /** Whether the older versions of versionChanges routes are compiled once the app is ready. */
+  readonly compileEagerly: boolean
 }
 
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
   'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
-  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry', 'versionChanges',
+  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry', 'versionChanges', 'versionChangesCompile',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -257,8 +265,14 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     now,
     logApiVersion: boolean(options.logApiVersion, 'logApiVersion'),
     telemetry: resolveTelemetryOption(options.telemetry, fail),
-    versionList: resolveVersionList(options.versionChanges)
+    versionList: resolveVersionList(options.versionChanges),
+    compileEagerly: compileWhen(options.versionChangesCompile) === 'eager'
   })
+}
+
+function compileWhen (value: unknown): 'lazy' | 'eager' {
+  if (value === undefined || value === 'lazy' || value === 'eager') return value ?? 'lazy'
+  return fail(`versionChangesCompile must be 'lazy' or 'eager' (got ${messageOf(value)})`)
 }
 
 /** True when the media type is the only reader: an unsupported version is then a media type (406, 415). */

@@ -164,7 +164,9 @@ versionChange({ fields: [] })
 versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] })
 const entries: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0', deprecated: true }]
 const changing = Fastify()
-await changing.register(apiVersioning, { versionChanges: entries })
+await changing.register(apiVersioning, { versionChanges: entries, versionChangesCompile: 'eager' })
+// @ts-expect-error: compiled 'lazy' or 'eager'
+await Fastify().register(apiVersioning, { versionChangesCompile: 'now' })
 changing.get('/orders/:id', { versionChanges: true, schema: { response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'now' }))
 // @ts-expect-error: versionChanges is true or left out
 changing.get('/bad', { versionChanges: false }, async () => 'x')

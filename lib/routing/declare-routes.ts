@@ -223,6 +223,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     try {
       for (const check of lateSchemas) check()
       if (options.versionList !== null) checkInstructions(options.versionList, changing, shared)
+      if (options.compileEagerly) for (const warm of changing.warmers) warm()
     } catch (error) {
       return done(error as Error)
     }

@@ -5,14 +5,14 @@ import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
-import type { Serialize } from './version-serialization.js'
+import type { Serialize, VersionSerializers } from './version-serialization.js'
 import type { VersionValidation } from './version-validation.js'
 
 /** One shape of a route's older versions: how a request of it is validated and converted, and its response written. */
 export interface OlderShape {
   readonly validation: VersionValidation | null
   readonly conversion: Conversion
-  readonly serializerOf: (reply: FastifyReply) => Serialize | null
+  readonly serializerOf: VersionSerializers
 }
 
 /** The hooks of the route that serves every older version of a `versionChanges` route. */

@@ -10,8 +10,8 @@ import { missingMigrations, needsOf, type Holding } from './migration-needs.js'
 import type { FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
 import { olderRouteHooks, type OlderShape } from './older-route.js'
-import { versionSerializers, type Serialize } from './version-serialization.js'
-import { versionValidation } from './version-validation.js'
+import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
+import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type VersionStep } from './version-steps.js'
@@ -40,6 +40,8 @@ export interface ChangingRoutes {
   readonly held: Set<FieldRule>
   /** The routes declared without versionChanges: true, which must not hold what a change changes. */
   readonly others: OtherRoute[]
+  /** What compiles each route's older versions at once (versionChangesCompile: 'eager'). */
+  readonly warmers: Array<() => void>
 }
 
 /** A route declared without versionChanges: true, as its check at ready reads it. */
@@ -53,7 +55,7 @@ export interface OtherRoute {
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [] }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [] }
 }
 
 /** Set on the routes this stage makes of a route declared with versionChanges: true. */
@@ -142,11 +144,11 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const shapes: Array<OlderShape | undefined> = []
   const groupOf = new Map<string, number>()
   olderGroups.forEach(({ versions }, g) => { for (const i of versions) groupOf.set(list[i].version.key, g) })
-  const shapeOf = (key: string): OlderShape => {
-    const g = groupOf.get(key) as number
+  const shapeAt = (g: number): OlderShape => {
     shapes[g] ??= olderShape(olderGroups[g].from)
     return shapes[g]
   }
+  const shapeOf = (key: string): OlderShape => shapeAt(groupOf.get(key) as number)
   const olderShape = (from: number): OlderShape => {
     const { data, steps } = planned()
     return {
@@ -155,8 +157,24 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
       serializerOf: versionSerializers(data[from].response)
     }
   }
-  let newestSerializers: ((reply: FastifyReply) => Serialize | null) | null = null
-  const newest = (reply: FastifyReply): Serialize | null => (newestSerializers ??= versionSerializers(planned().data[0].response))(reply)
+  let newestSerializers: VersionSerializers | null = null
+  const newestOnes = (): VersionSerializers => {
+    newestSerializers ??= versionSerializers(planned().data[0].response)
+    return newestSerializers
+  }
+  const newest = (reply: FastifyReply): Serialize | null => newestOnes()(reply)
+  // With versionChangesCompile: 'eager', all of it once the app is ready, with the compilers Fastify set up then.
+  declared.warmers.push(() => {
+    const { url } = route
+    const validator = (route.validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
+    const serializer = (route.serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined
+    if (serializer !== undefined) {
+      // The newest version's serializers write the errors Fastify writes: those of error statuses.
+      newestOnes().compile(given => serializer({ ...given, method, url }), status => /^[45d]/.test(status))
+      for (let g = 0; g < olderGroups.length; g++) shapeAt(g).serializerOf.compile(given => serializer({ ...given, method, url }))
+    }
+    if (validator !== undefined) for (let g = 0; g < olderGroups.length; g++) shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
+  })
   const hooks = olderRouteHooks(shapeOf, newest, route.attachValidation === true, olderGroups.some(({ from }) => converting.has(from)))
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {

@@ -9,10 +9,29 @@ export type Serialize = (payload: unknown) => string
  * (where the schema has `content`, or its catch-all type), as Fastify picks a route's, compiled at its first use by the route's
  * compiler (`reply.compileSerializationSchema`: the app's, or the route's own); null where the version has none.
  */
-export function versionSerializers (responses: ReadonlyMap<string, unknown> | undefined): (reply: FastifyReply) => Serialize | null {
+export interface VersionSerializers {
+  (reply: FastifyReply): Serialize | null
+  /** Compiles the serializers (of the statuses `of` takes) now, with a compiler as Fastify calls one, rather than at their first use. */
+  compile: (compiler: SerializerCompiler, of?: (status: string) => boolean) => void
+}
+
+/** A serializer compiler, as Fastify calls one. */
+export type SerializerCompiler = (route: { schema: unknown, httpStatus: string, contentType?: string, method?: string, url?: string }) => unknown
+
+export function versionSerializers (responses: ReadonlyMap<string, unknown> | undefined): VersionSerializers {
   const byKey = new Map([...responses ?? []].map(([status, schema]) => [status.toLowerCase(), schema]))
   const compiled = new Map<unknown, Serialize>()
-  return function serializerOf (reply) {
+  const compile = (compiler: SerializerCompiler, of: (status: string) => boolean = () => true): void => {
+    for (const [httpStatus, schema] of byKey) {
+      if (!of(httpStatus)) continue
+      const media = isObject(schema) && isObject(schema.content) ? Object.entries(schema.content) : [[undefined, { schema }] as const]
+      for (const [contentType, entry] of media) {
+        const own = (entry as { schema: unknown }).schema
+        if (!compiled.has(own)) compiled.set(own, compiler({ schema: own, httpStatus, contentType }) as Serialize)
+      }
+    }
+  }
+  return Object.assign(function serializerOf (reply: FastifyReply): Serialize | null {
     const status = String(reply.statusCode)
     const key = byKey.has(status) ? status : byKey.has(`${status[0]}xx`) ? `${status[0]}xx` : byKey.has('default') ? 'default' : null
     if (key === null) return null
@@ -31,5 +50,5 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
       compiled.set(schema, serialize)
     }
     return serialize
-  }
+  }, { compile })
 }

@@ -20,7 +20,14 @@ const PARTS = [['params', 'params', 'params'], ['body', 'body', 'body'], ['query
 export interface VersionValidation {
   /** False when the request fits; else the validation error, or a promise of either. */
   (request: FastifyRequest): Error | false | Promise<Error | false>
+  /** Compiles the validators now, with a compiler as Fastify calls one, rather than at the first request. */
+  compile: (compiler: ValidatorCompiler) => void
 }
+
+/** A validator compiler, as Fastify calls one. */
+export type ValidatorCompiler = (route: { schema: unknown, httpPart: string, method?: string, url?: string }) => unknown
+
+type Compile = (schema: Record<string, unknown>, httpPart: typeof PARTS[number][0]) => Validate
 
 export function versionValidation (schema: Record<string, unknown> | undefined): VersionValidation | null {
   const parts = PARTS.filter(([part]) => schema?.[part] !== undefined)
@@ -28,22 +35,25 @@ export function versionValidation (schema: Record<string, unknown> | undefined):
   // Per part, once: the validator, or the validators of the body's media types.
   let compiled: Array<Validate | Map<string, Validate>> | null = null
 
-  function compile (request: FastifyRequest): Array<Validate | Map<string, Validate>> {
+  function compile (compileOne: Compile): Array<Validate | Map<string, Validate>> {
     return parts.map(([part]) => {
       const given = (schema as Record<string, unknown>)[part]
-      const httpPart = part
       if (part === 'body' && isObject(given) && isObject(given.content)) {
-        return new Map(Object.entries(given.content).map(([type, media]) => [type, request.compileValidationSchema((media as { schema: Record<string, unknown> }).schema, httpPart) as unknown as Validate]))
+        return new Map(Object.entries(given.content).map(([type, media]) => [type, compileOne((media as { schema: Record<string, unknown> }).schema, part)]))
       }
       const own = part === 'headers' && isPlainObject(given) ? lowerCaseNames(given) : given
-      return request.compileValidationSchema(own as Record<string, unknown>, httpPart) as unknown as Validate
+      return compileOne(own as Record<string, unknown>, part)
     })
   }
 
-  return function validateVersion (request) {
-    compiled ??= compile(request)
+  return Object.assign(function validateVersion (request: FastifyRequest) {
+    compiled ??= compile((own, part) => request.compileValidationSchema(own, part) as unknown as Validate)
     return validateFrom(request, compiled, 0)
-  }
+  }, {
+    compile (compiler: ValidatorCompiler) {
+      compiled ??= compile((own, httpPart) => compiler({ schema: own, httpPart }) as Validate)
+    }
+  })
 
   function validateFrom (request: FastifyRequest, validators: Array<Validate | Map<string, Validate>>, from: number): Error | false | Promise<Error | false> {
     for (let i = from; i < parts.length; i++) {

@@ -226,3 +226,45 @@ t.test('an error Fastify writes on a version whose responses convert nothing: wr
   const put = await server.inject({ method: 'PUT', url: '/things?api-version=1.0', payload: { title: 'a' } })
   t.same([put.statusCode, put.body], [200, '{"name":"a"}'], 'a success of such a version: written with its schema, nothing converted')
 })
+
+t.test("versionChangesCompile: 'eager' compiles the older versions once the app is ready; 'lazy' at each one's first request", async t => {
+  for (const [mode, compiledAtReady] of [['eager', 2], ['lazy', 0], [undefined, 0]] as const) {
+    const compiled: string[] = []
+    const server = Fastify()
+    server.setValidatorCompiler(({ httpPart }) => { compiled.push(`validate ${String(httpPart)}`); return () => true })
+    server.setSerializerCompiler(({ httpStatus }) => { compiled.push(`serialize ${String(httpStatus)}`); return data => JSON.stringify(data) })
+    await server.register(apiVersioning, { versionChanges: VERSIONS, ...(mode === undefined ? {} : { versionChangesCompile: mode }) })
+    server.post('/things', { versionChanges: true, schema: { body: Thing, response: { 200: Thing } } }, async request => request.body)
+    await server.ready()
+    // The newest route's own: a validator and a serializer, compiled by Fastify.
+    t.equal(compiled.length - 2, compiledAtReady, `${String(mode)}: at ready`)
+    const res = await server.inject({ method: 'POST', url: '/things?api-version=1.0', payload: { id: 1, title: 'a' } })
+    t.same(res.json(), { id: 1, title: 'a' })
+    t.equal(compiled.length, 4, `${String(mode)}: the older version's validator and serializer, once`)
+  }
+  // With no compiler set up by Fastify (no route of the instance has a schema of its own): compiled when first needed.
+  const bare = Fastify()
+  await bare.register(apiVersioning, { versionChanges: VERSIONS, versionChangesCompile: 'eager' })
+  bare.get('/ping', { versionChanges: true }, async () => 'pong')
+  await bare.ready()
+  t.equal((await bare.inject('/ping?api-version=1.0')).body, 'pong')
+  await t.rejects(async () => { await Fastify().register(apiVersioning, { versionChangesCompile: 'now' as never }) }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /versionChangesCompile must be 'lazy' or 'eager' \(got now\)/ })
+})
+
+t.test("versionChangesCompile: 'eager' compiles the newest version's serializers of errors, which write what Fastify's error handler gives", async t => {
+  const Missing = Type.Object({ code: Type.String(), message: Type.String() })
+  const compiled: string[] = []
+  const server = Fastify()
+  server.setSerializerCompiler(({ schema, httpStatus }) => {
+    compiled.push(String(httpStatus))
+    const keys = Object.keys((schema as { properties: object }).properties)
+    return data => JSON.stringify(Object.fromEntries(keys.map(key => [key, (data as Record<string, unknown>)[key]])))
+  })
+  await server.register(apiVersioning, { versionChanges: VERSIONS, versionChangesCompile: 'eager' })
+  server.post('/things', { versionChanges: true, schema: { response: { 200: Thing, 201: { content: { 'application/json': { schema: Thing } } }, 404: Missing } } }, async () => { throw Object.assign(new Error('none'), { statusCode: 404, code: 'NONE' }) })
+  await server.ready()
+  const atReady = compiled.length
+  t.same(compiled.sort(), ['200', '200', '201', '201', '404', '404', '404'], "the newest route's, its errors' for the older, and the older version's own (by media type too)")
+  t.same((await server.inject({ method: 'POST', url: '/things?api-version=1.0' })).json(), { code: 'NONE', message: 'none' })
+  t.equal(compiled.length, atReady, 'nothing left to compile')
+})
