@@ -8,25 +8,10 @@ import { downName, rebuild, removedName, upName } from './renaming.js'
 import { bodyAfter } from './migration-result.js'
 import { forStatus } from './sent-body.js'
 import type { SharedSchemas } from './shared-ref.js'
+import type { VersionSchemas } from './version-parts.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
 import { only, stepsOf, type VersionStep } from './version-steps.js'
-
-/**
- * A route's schema as one version of the list sees it (see deriveSchema), by its parts. A version no change touches
- * has the very object of the version after it.
- */
-export interface VersionSchemas {
-  readonly body?: unknown
-  readonly querystring?: unknown
-  readonly params?: unknown
-  readonly headers?: unknown
-  /**
-   * By status key, as the route declares them (`200`, `2xx`, `default`): a Map, as an object keyed by a status
-   * keeps an array as long as its number.
-   */
-  readonly response?: ReadonlyMap<string, unknown>
-}
 
 /** The parts of a request a conversion reads and writes. */
 export const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const

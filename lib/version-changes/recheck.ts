@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { messageOf, serverError } from '../problems/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import type { VersionSchemas } from './conversion.js'
+import type { VersionSchemas } from './version-parts.js'
 
 /** What the check of a converted request needs: whose request it was, and what may have left it unlike the newest. */
 export interface Rechecked {

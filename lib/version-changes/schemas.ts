@@ -4,15 +4,9 @@ import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
 import { noteNeeds } from './migration-needs.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
+import type { FieldStep } from './version-steps.js'
 
 type Schema = Record<string, unknown>
-
-/** The field rules of one version (all its changes), as the older schemas are derived from the newer ones. */
-export interface FieldStep {
-  /** The version that made the changes, as listed. */
-  readonly version: string
-  readonly rules: readonly FieldRule[]
-}
 
 // Keywords whose values are schemas of the value or its parts, and keywords whose values are lists or maps of them.
 const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']

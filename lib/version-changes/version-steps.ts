@@ -1,6 +1,12 @@
-import type { FieldStep } from './schemas.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
+
+/** The field rules of one version (all its changes), as the older schemas are derived from the newer ones. */
+export interface FieldStep {
+  /** The version that made the changes, as listed. */
+  readonly version: string
+  readonly rules: readonly FieldRule[]
+}
 
 /**
  * What the changes of one version say, grouped once for every route: the arrays are the same objects for every
