@@ -6,7 +6,8 @@ import { names } from './schema-identity.js'
 import { recheck, type Rechecked } from './recheck.js'
 import { downName, rebuild, removedName, upName } from './renaming.js'
 import { bodyAfter } from './migration-result.js'
-import { forStatus } from './sent-body.js'
+import { forStatus, keyFor } from './sent-body.js'
+import { compileNames, type NamesStep } from './compiled-names.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionSchemas } from './version-parts.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
@@ -81,6 +82,10 @@ export interface StepPlan {
   at (k: number): Step
   /** Whether step k converts any of the route's data: a request or response step of it is not null. */
   touches (k: number): boolean
+  /** The version list, the route's schema in each of its versions, and the shared schemas they are read with. */
+  readonly list: VersionList
+  readonly schemas: readonly VersionSchemas[]
+  readonly shared: SharedSchemas
 }
 
 /**
@@ -92,6 +97,9 @@ export function stepPlan (list: VersionList, routeKeys: readonly string[], schem
   const listed = stepsOf(list)
   const planned: Array<Step | undefined> = []
   return {
+    list,
+    schemas,
+    shared,
     at (k) {
       planned[k] ??= { request: requestStep(listed[k], routeKeys, schemas[k + 1], schemas[k], shared), response: responseStep(listed[k], routeKeys, schemas[k], shared) }
       return planned[k]
@@ -121,59 +129,131 @@ export function stepPlan (list: VersionList, routeKeys: readonly string[], schem
  * are dropped and the renamed ones named back). Only the steps that touch the route run.
  */
 export function conversionFrom (steps: StepPlan, from: number, context: ConversionContext): Conversion {
-  const up: RequestStep[] = []
-  const down: ResponseStep[] = []
-  for (let k = from - 1; k >= 0; k--) {
-    const request = steps.touches(k) ? steps.at(k).request : null
-    if (request !== null) up.push(request)
-  }
-  for (let k = 0; k < from; k++) {
-    const response = steps.touches(k) ? steps.at(k).response : null
-    if (response !== null) down.push(response)
-  }
+  const up: number[] = []
+  const down: number[] = []
+  for (let k = from - 1; k >= 0; k--) if (steps.touches(k) && steps.at(k).request !== null) up.push(k)
+  for (let k = 0; k < from; k++) if (steps.touches(k) && steps.at(k).response !== null) down.push(k)
+  const responses = down.map(k => steps.at(k).response as ResponseStep)
   return {
-    up: up.length === 0 ? null : upward(up, context.versions[from], context),
-    down: down.length === 0 ? null : downward(down),
-    needs: needsOf(down)
+    up: up.length === 0 ? null : upward(steps, up, context.versions[from], context),
+    down: down.length === 0 ? null : downward(steps, down),
+    needs: needsOf(responses)
   }
 }
 
-function upward (up: readonly RequestStep[], client: string, context: ConversionContext): (request: FastifyRequest) => void | Promise<void> {
-  const unsure = up.flatMap(step => step.unsure.map(at => `the change of ${step.version}, ${at}`))
+/**
+ * A run of steps whose renames and dropped fields go in one pass (see compileNames), from the version `start`: by
+ * part of a request, or by status of a response (its key in the start version's schemas), compiled at first use;
+ * where it cannot be, each step walks the value as it locates its sites (`interpreted`).
+ */
+interface NamesRun {
+  readonly start: number
+  readonly steps: NamesStep[]
+  readonly interpreted: Array<(box: { value: unknown }, key: string) => void>
+  readonly compiled: Map<string, ((value: unknown) => unknown) | null>
+}
+
+function namesRun (start: number): NamesRun {
+  return { start, steps: [], interpreted: [], compiled: new Map() }
+}
+
+// The value through a run: its compiled pass for the part or status key, else each step's walk.
+function throughRun (run: NamesRun, key: string, schema: unknown, value: unknown, plan: StepPlan): unknown {
+  let pass = run.compiled.get(key)
+  if (pass === undefined) {
+    pass = compileNames(contentUnion(schema), run.steps, plan.shared)
+    run.compiled.set(key, pass)
+  }
+  if (pass !== null) return pass(value)
+  const box = { value }
+  for (const step of run.interpreted) step(box, key)
+  return box.value
+}
+
+function upward (plan: StepPlan, ks: readonly number[], client: string, context: ConversionContext): (request: FastifyRequest) => void | Promise<void> {
+  const listed = stepsOf(plan.list)
+  const unsure = ks.flatMap(k => (plan.at(k).request as RequestStep).unsure.map(at => `the change of ${listed[k].version}, ${at}`))
   const check: Rechecked | null = unsure.length === 0 ? null : { client, newest: context.versions[0], unsure, schemas: context.newest, queryNames: context.queryNames }
+  // The renames and drops of consecutive steps in one run each, cut where a step's migrations must see its names.
+  const program: Array<NamesRun | RequestStep> = []
+  let run = namesRun(ks[0] + 1)
+  const names = (start: number): NamesRun => {
+    if (program.at(-1) !== run) {
+      run = namesRun(start)
+      program.push(run)
+    }
+    return run
+  }
+  for (const k of ks) {
+    const step = plan.at(k).request as RequestStep
+    const ups = names(k + 1)
+    ups.steps.push({ rules: listed[k].automatic, name: upName })
+    ups.interpreted.push((box, part) => walk(step.ups, part, box, upName))
+    if (step.migrations.length > 0) program.push(step)
+    const drops = names(k)
+    drops.steps.push({ rules: listed[k].removed, name: removedName })
+    drops.interpreted.push((box, part) => walk(step.drops, part, box, removedName))
+  }
+  const rename = (run: NamesRun, request: FastifyRequest): void => {
+    for (const part of REQUEST_PARTS) {
+      const schema = plan.schemas[run.start][part]
+      if (schema === undefined) continue
+      const value = requestValue(request, part).value
+      const converted = throughRun(run, part, schema, value, plan)
+      if (converted !== value) storeRequestValue(request, part, converted)
+    }
+  }
   // Renames and dropped fields alone are synchronous: no promise to make.
-  if (!up.some(step => step.migrations.length > 0)) {
+  if (!program.some(entry => !('steps' in entry))) {
     return request => {
-      for (const step of up) {
-        renameRequest(step.ups, request, upName)
-        renameRequest(step.drops, request, removedName)
-      }
+      for (const entry of program) rename(entry as NamesRun, request)
       if (check !== null) return recheck(request, check)
     }
   }
   return async request => {
-    for (const step of up) {
-      renameRequest(step.ups, request, upName)
-      await migrateRequest(step, request)
-      renameRequest(step.drops, request, removedName)
+    for (const entry of program) {
+      if ('steps' in entry) rename(entry, request)
+      else await migrateRequest(entry, request)
     }
     if (check !== null) await recheck(request, check)
   }
 }
 
-function downward (down: readonly ResponseStep[]): Down {
-  if (!down.some(step => step.migrations.length > 0)) {
+function downward (plan: StepPlan, ks: readonly number[]): Down {
+  const listed = stepsOf(plan.list)
+  // The migrations of a step first, then its renames with those of the steps after it that have none.
+  const program: Array<NamesRun | ResponseStep> = []
+  let run: NamesRun | null = null
+  for (const k of ks) {
+    const step = plan.at(k).response as ResponseStep
+    if (step.migrations.length > 0) {
+      program.push(step)
+      run = null
+    }
+    if (run === null) program.push(run = namesRun(k))
+    run.steps.push({ rules: listed[k].automatic, name: downName })
+    run.interpreted.push((box, key) => {
+      const locate = step.auto.get(key)
+      if (locate !== undefined) rebuild(locate(box, 'paths'), downName)
+    })
+  }
+  const rename = (run: NamesRun, status: number, value: unknown): unknown => {
+    const responses = plan.schemas[run.start].response
+    const key = responses === undefined ? undefined : keyFor(responses, status)
+    return key === undefined ? value : throughRun(run, key, responses?.get(key), value, plan)
+  }
+  if (!program.some(entry => !('steps' in entry))) {
     return (reply, body) => {
-      const box = { value: body }
-      for (const step of down) renameResponse(step, reply.statusCode, box)
-      return box.value
+      let value = body
+      for (const entry of program) value = rename(entry as NamesRun, reply.statusCode, value)
+      return value
     }
   }
   return async (reply, body) => {
     const box = { value: body }
-    for (const step of down) {
-      await migrateResponse(step, reply, box)
-      renameResponse(step, reply.statusCode, box)
+    for (const entry of program) {
+      if ('steps' in entry) box.value = rename(entry, reply.statusCode, box.value)
+      else await migrateResponse(entry, reply, box)
     }
     return box.value
   }
@@ -299,14 +379,10 @@ function storeRequestValue (request: FastifyRequest, part: RequestPart, value: u
   }
 }
 
-// A request is the client's own, made for this request: its objects are replaced in place (the headers are Node's
-// own object, whose names are never renamed: HTTP field names are no schema's properties to rename).
-function renameRequest (located: RequestStep['ups'], request: FastifyRequest, name: (tasks: readonly FieldRule[], key: string) => string | null): void {
-  for (const [part, locate] of located) {
-    const box = requestValue(request, part)
-    rebuild(locate(box, 'none'), name)
-    storeRequestValue(request, part, box.value)
-  }
+// A step's walk of one part of a request, the client's own, made for this request: its objects are replaced in place.
+function walk (located: RequestStep['ups'], part: string, box: { value: unknown }, name: (tasks: readonly FieldRule[], key: string) => string | null): void {
+  const locate = located.find(([at]) => at === part)?.[1]
+  if (locate !== undefined) rebuild(locate(box, 'none'), name)
 }
 
 async function migrateRequest (step: RequestStep, request: FastifyRequest): Promise<void> {
@@ -362,12 +438,6 @@ async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { va
       for (const [holder, key] of site.places) holder[key] = body
     }
   }
-}
-
-// The handler's value is its own: the objects that hold what changes are copied, the changed ones made anew.
-function renameResponse (step: ResponseStep, status: number, box: { value: unknown }): void {
-  const locate = forStatus(step.auto, status)
-  if (locate !== undefined) rebuild(locate(box, 'paths'), downName)
 }
 
 function responseToMigrate (reply: ReplyState, body: unknown): ResponseToMigrate {

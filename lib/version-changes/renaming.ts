@@ -3,7 +3,8 @@ import type { FieldRule } from './version-change.js'
 
 /**
  * Makes each site's object anew with its properties named as `name` says (a property's new name, or null to drop
- * it), and puts it in its places: inner sites first, so that an outer one is made with them in it. Sites that are
+ * it), and puts it in its places: inner sites first, so that an outer one is made with them in it; a renamed
+ * property wins over one of its new name beside it, whatever their order. Sites that are
  * no plain object (an array, a text where the data does not fit its schema) are left as they are. A new object,
  * not `delete` on the old one: V8 keeps an object whose properties are deleted as a dictionary, slow to serialize.
  */
@@ -12,10 +13,14 @@ export function rebuild (sites: ReadonlyArray<Site<FieldRule>>, name: (tasks: re
     const { value, tasks, places } = sites[i]
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue
     const made: Record<string, unknown> = {}
+    // A renamed field wins over a property of its name the value has beside it, whatever their order.
+    const renames: Array<[string, string]> = []
     for (const key of Object.keys(value)) {
       const renamed = name(tasks, key)
-      if (renamed !== null) put(made, renamed, (value as Record<string, unknown>)[key])
+      if (renamed === key) put(made, key, (value as Record<string, unknown>)[key])
+      else if (renamed !== null) renames.push([renamed, key])
     }
+    for (const [renamed, key] of renames) put(made, renamed, (value as Record<string, unknown>)[key])
     for (const [holder, key] of places) holder[key] = made
   }
 }

@@ -4,10 +4,17 @@ import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Serialize } from './version-serialization.js'
 
-/** As Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
-export function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
+/** The key of a status as Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
+export function keyFor (byStatus: ReadonlyMap<string, unknown>, status: number): string | undefined {
   const text = String(status)
-  return byStatus.get(text) ?? byStatus.get(`${text[0]}xx`) ?? byStatus.get(`${text[0]}XX`) ?? byStatus.get('default')
+  for (const key of [text, `${text[0]}xx`, `${text[0]}XX`, 'default']) if (byStatus.has(key)) return key
+  return undefined
+}
+
+/** What a map holds for a status, as Fastify picks a response schema (see keyFor). */
+export function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
+  const key = keyFor(byStatus, status)
+  return key === undefined ? undefined : byStatus.get(key)
 }
 
 /**

@@ -1,0 +1,160 @@
+import { isObject } from '../util/is-object.js'
+import { pointer } from '../util/json-pointer.js'
+import { names } from './schema-identity.js'
+import { reached, type SharedSchemas } from './shared-ref.js'
+import type { FieldRule } from './version-change.js'
+
+type Schema = Record<string, unknown>
+
+/** One step of names: a field's name after it (see upName, removedName, downName), given the rules of a schema. */
+export interface NamesStep {
+  readonly rules: readonly FieldRule[]
+  readonly name: (tasks: readonly FieldRule[], key: string) => string | null
+}
+
+// Keywords whose schemas a compiled pass does not follow: of the same value (a union), of some items or properties.
+const UNFOLLOWED_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems', 'items']
+const UNFOLLOWED_MAPS = ['patternProperties', 'dependentSchemas']
+const UNFOLLOWED_ONES = ['additionalItems', 'if', 'then', 'else', 'not', 'unevaluatedProperties', 'unevaluatedItems', 'contains']
+
+// The schemas of a node a compiled pass does not follow.
+function unfollowed (node: Schema): unknown[] {
+  return [
+    ...UNFOLLOWED_LISTS.flatMap(key => Array.isArray(node[key]) ? node[key] as unknown[] : []),
+    ...UNFOLLOWED_MAPS.flatMap(key => isObject(node[key]) ? Object.values(node[key] as Schema) : []),
+    ...UNFOLLOWED_ONES.map(key => node[key])
+  ]
+}
+
+/**
+ * Compiles the renames and dropped fields of consecutive steps (`steps`, applied in order to each object they name)
+ * into one pass over a value of `schema` (the schema of the version the value is in when they start): JavaScript
+ * with the literal names of each object's properties, which builds each object anew (no `delete`, which leaves V8
+ * a slow dictionary), follows only the parts of the value where something changes, and gives the rest as it is.
+ * Properties the schema does not name are kept as they are (a migration may have given one an older version has);
+ * an own `__proto__` stays data. Null where the pass cannot be compiled: a schema that refers to itself on the way to a change, or
+ * one the changed values are reached through a union, a tuple or patterns of (the interpreted walk does those).
+ */
+export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas): ((value: unknown) => unknown) | null {
+  const functions: string[] = []
+  const made = new Map<Schema, number>()
+  const onPath = new Set<Schema>()
+  let compilable = true
+
+  // The function of a schema's values (its index), or null where none of its values changes (given as they are).
+  function compile (given: unknown, base: Schema): number | null {
+    const found = resolve(given, base, shared)
+    if (found === null) return null
+    const [node, root] = found
+    const known = made.get(node)
+    if (known !== undefined) return known
+    if (onPath.has(node)) {
+      compilable = false
+      return null
+    }
+    onPath.add(node)
+    // Values a pass cannot follow (the members of a union, a tuple's, a pattern's): where one changes, the interpreted
+    // walk takes the whole value.
+    for (const member of unfollowed(node)) if (compile(member, root) !== null) compilable = false
+    if (isObject(node.additionalProperties) && compile(node.additionalProperties, root) !== null) compilable = false
+    const tasks = renamesOf(node)
+    const result = isObject(node.properties) || tasks.some(rules => rules.length > 0) ? objectFunction(node, root, tasks) : isObject(node.items) ? arrayFunction(node, root) : null
+    onPath.delete(node)
+    if (result === null) return null
+    made.set(node, functions.length)
+    functions.push(result)
+    return functions.length - 1
+  }
+
+  function renamesOf (node: Schema): FieldRule[][] {
+    return steps.map(step => step.rules.filter(rule => names(rule, node)))
+  }
+
+  function objectFunction (node: Schema, root: Schema, tasks: readonly FieldRule[][]): string | null {
+    // A schema a rule names has the properties the rule names (its checks see to it).
+    const properties = (node.properties ?? {}) as Schema
+    // Every name an object of it may have that a step names: its properties, and the rules' names of them.
+    const keys = new Set(Object.keys(properties))
+    const renamedAt = new Map<string, number>()
+    for (const rules of tasks) for (const rule of rules) for (const name of [rule.field, rule.renamedFrom]) if (name !== null) keys.add(name)
+    // Each name's name after every step, and which name loses to which where a step renames one onto another's
+    // (the renamed one wins, as the interpreted walk has it): a loser is set first, so that a winner overwrites it.
+    const order = [...keys]
+    const now = new Map<string, string | null>(order.map(key => [key, key]))
+    const before = new Map<string, Set<string>>(order.map(key => [key, new Set()]))
+    steps.forEach((step, i) => {
+      const at = new Map<string, string[]>()
+      for (const key of order) {
+        const name = now.get(key) as string | null
+        const next = name === null ? null : step.name(tasks[i], name)
+        if (next !== null) at.set(next, [...at.get(next) ?? [], key])
+        now.set(key, next)
+        if (next !== name) renamedAt.set(key, i)
+      }
+      for (const together of at.values()) {
+        const winners = together.filter(key => renamedAt.get(key) === i)
+        for (const loser of together.filter(key => renamedAt.get(key) !== i)) for (const winner of winners) before.get(winner)?.add(loser)
+      }
+    })
+    const lines = ['for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ' + order.map(key => `case ${JSON.stringify(key)}:`).join(' ') + ' continue } put(o, k, v[k]) }']
+    let changes = tasks.some(rules => rules.length > 0)
+    const emitted = new Set<string>()
+    const emit = (key: string): void => {
+      if (emitted.has(key)) return
+      emitted.add(key)
+      for (const loser of before.get(key) as Set<string>) emit(loser)
+      const child = Object.hasOwn(properties, key) ? compile(properties[key], root) : null
+      if (child !== null) changes = true
+      const name = now.get(key) as string | null
+      if (name !== null) lines.push(`x = v[${JSON.stringify(key)}]; if (x !== undefined) ${set(name, child === null ? 'x' : `f${child}(x)`)}`)
+    }
+    for (const key of order) emit(key)
+    if (!changes) return null
+    return `(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; const o = {}; let x; ${lines.join('; ')}; return o }`
+  }
+
+  function arrayFunction (node: Schema, root: Schema): string | null {
+    const item = compile(node.items, root)
+    if (item === null) return null
+    return `(v) => { if (!Array.isArray(v)) return v; const n = v.length; const a = new Array(n); for (let i = 0; i < n; i++) a[i] = f${item}(v[i]); return a }`
+  }
+
+  const root = isObject(schema) ? compile(schema, schema) : null
+  if (!compilable) return null
+  if (root === null) return value => value
+  const source = `'use strict'; const has = Object.prototype.hasOwnProperty; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
+  // eslint-disable-next-line no-new-func -- the pass is code made from the schemas, with their names as JSON literals
+  return new Function('put', source)(put) as (value: unknown) => unknown
+}
+
+// A property set in generated code: as data, an own `__proto__` included.
+function set (name: string, value: string): string {
+  return name === '__proto__' ? `put(o, "__proto__", ${value})` : `o[${JSON.stringify(name)}] = ${value}`
+}
+
+function put (object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
+  else object[key] = value
+}
+
+// More refs in a row than any schema needs: a ref that leads back to itself.
+const MAX_HOPS = 32
+
+// A schema, its `$ref`s followed (see locator's resolve), with the schema its local refs resolve in.
+function resolve (given: unknown, base: Schema, shared: SharedSchemas): [Schema, Schema] | null {
+  let at = isObject(given) ? given : null
+  let root = base
+  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
+    const ref: string = at.$ref
+    if (hops === MAX_HOPS) return null
+    if (ref.startsWith('#')) {
+      const found = pointer(root, ref.slice(1))
+      at = isObject(found) ? found : null
+    } else {
+      at = reached(ref, shared)
+      const target = shared(ref.split('#')[0])
+      if (isObject(target)) root = target
+    }
+  }
+  return at === null ? null : [at, root]
+}

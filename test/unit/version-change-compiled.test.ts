@@ -1,0 +1,182 @@
+import t from 'tap'
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { versionChange, type FieldInstruction } from '../../lib/index.js'
+import { compileNames, type NamesStep } from '../../lib/version-changes/compiled-names.js'
+import { locatorOf } from '../../lib/version-changes/conversion.js'
+import { downName, rebuild, removedName, upName } from '../../lib/version-changes/renaming.js'
+import { deriveSchema } from '../../lib/version-changes/schemas.js'
+import { rulesOf, type FieldRule } from '../../lib/version-changes/version-change.js'
+
+// The compiled pass of consecutive steps gives what walking the value step by step gives: on random schemas, random
+// changes and random values (properties the schemas do not name, values of the wrong kind, own __proto__ keys).
+
+type Schema = Record<string, any>
+const none = (): undefined => undefined
+
+// A random tree of object schemas: properties of scalars, objects and arrays of objects.
+const schemas = fc.letrec<{ node: Schema }>(tie => ({
+  node: fc.record({
+    fields: fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 1, maxLength: 4 }),
+    children: fc.array(fc.tuple(fc.constantFrom('x', 'y', 'z'), fc.boolean(), fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(null), tie('node'))), { maxLength: 2 })
+  }).map(({ fields, children }) => {
+    const properties: Schema = Object.fromEntries(fields.map(name => [name, { type: 'string' }]))
+    for (const [name, array, child] of children) if (child !== null) properties[name] = array ? { type: 'array', items: child } : child
+    return { type: 'object', properties }
+  })
+}))
+
+// The object schemas of a tree, each of which a step may change.
+function objects (schema: Schema, into: Schema[] = []): Schema[] {
+  into.push(schema)
+  for (const child of Object.values(schema.properties as Schema)) {
+    if (child.type === 'object') objects(child, into)
+    if (child.type === 'array') objects(child.items, into)
+  }
+  return into
+}
+
+// Random steps that fit the schemas as each version has them: renames and added fields (the automatic ones), and
+// for requests removed fields too.
+function stepsFor (root: Schema, picks: number[][], removing: boolean): FieldRule[][] {
+  const steps: FieldRule[][] = []
+  let at: unknown = root
+  let fresh = 0
+  for (const pick of picks) {
+    const nodes = objects(at as Schema)
+    const fields: FieldInstruction[] = []
+    const touched = new Set<string>()
+    for (const p of pick) {
+      const node = nodes[p % nodes.length]
+      const names = Object.keys(node.properties).filter(name => node.properties[name].type === 'string' && !touched.has(`${nodes.indexOf(node)} ${name}`))
+      if (names.length === 0) continue
+      const field = names[p % names.length]
+      touched.add(`${nodes.indexOf(node)} ${field}`)
+      // The app's schema the version's node stands for: the root's own, as the instructions name them.
+      const kind = p % (removing ? 3 : 2)
+      const target = objects(root)[objects(at as Schema).indexOf(node)]
+      if (kind === 0) fields.push({ schema: target, field, renamedFrom: `o${fresh++}` } as FieldInstruction)
+      else if (kind === 1) fields.push({ schema: target, field, added: true } as FieldInstruction)
+      else fields.push({ schema: target, field: `r${fresh++}`, removed: { schema: { type: 'string' } } } as FieldInstruction)
+    }
+    const rules = rulesOf(versionChange({ description: 'x', fields: fields as never }))?.fields ?? []
+    steps.push([...rules])
+    at = deriveSchema(at, { version: String(steps.length), rules }, none)
+  }
+  return steps
+}
+
+// The value through the steps, each walking it as the interpreted conversion does.
+function interpreted (start: Schema, steps: FieldRule[][], name: NamesStep['name'], value: unknown): unknown {
+  const box = { value: structuredClone(value) }
+  let at: unknown = start
+  for (const rules of steps) {
+    const locate = locatorOf(at, rules, none)
+    if (locate !== null) rebuild(locate(box, 'paths'), name)
+    at = deriveSchema(at, { version: 'x', rules }, none)
+  }
+  return box.value
+}
+
+const values = (schema: Schema): fc.Arbitrary<unknown> => {
+  const of = (node: Schema): fc.Arbitrary<unknown> => {
+    if (node.type === 'array') return fc.oneof(fc.array(of(node.items), { maxLength: 3 }), fc.constant('not an array'))
+    if (node.type !== 'object') return fc.oneof(fc.string({ maxLength: 2 }), fc.integer())
+    const known = Object.fromEntries(Object.entries(node.properties as Schema).map(([name, child]) => [name, of(child)]))
+    return fc.oneof(
+      fc.record(known, { requiredKeys: [] }).chain(own => fc.dictionary(fc.constantFrom('o0', 'o1', 'r0', 'extra', '__proto__'), fc.string({ maxLength: 2 }), { maxKeys: 2 }).map(more => {
+        const made: Record<string, unknown> = {}
+        for (const [key, value] of Object.entries({ ...more, ...own })) Object.defineProperty(made, key, { value, enumerable: true, writable: true, configurable: true })
+        return made
+      })),
+      fc.constant(null)
+    )
+  }
+  return of(schema)
+}
+
+t.test('a property: the compiled pass of the steps of a response, down, is the interpreted walk', async t => {
+  let compiled = 0
+  await fc.assert(fc.property(schemas.node, fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 4 }), fc.nat(), (schema, picks, seed) => {
+    const steps = stepsFor(schema, picks, false)
+    const pass = compileNames(schema, steps.map(rules => ({ rules, name: downName })), none)
+    if (pass === null) return true
+    compiled++
+    const value = fc.sample(values(schema), { numRuns: 1, seed })[0]
+    return isDeepStrictEqual(pass(structuredClone(value)), interpreted(schema, steps, downName, value))
+  }), { numRuns: 300 })
+  t.ok(compiled > 250, `${compiled} compiled`)
+})
+
+t.test('a property: the compiled pass of the steps of a request, up, is the interpreted walk', async t => {
+  await fc.assert(fc.property(schemas.node, fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 4 }), fc.nat(), (schema, picks, seed) => {
+    const steps = stepsFor(schema, picks, true)
+    // Up from the oldest: each step's renames and added fields, then its removed ones, oldest step first.
+    const versions = [schema]
+    for (const rules of steps) versions.push(deriveSchema(versions.at(-1), { version: 'x', rules }, none) as Schema)
+    const oldest = versions.at(-1) as Schema
+    const names: NamesStep[] = []
+    for (let k = steps.length - 1; k >= 0; k--) {
+      names.push({ rules: steps[k].filter(rule => rule.kind !== 'removed'), name: upName })
+      names.push({ rules: steps[k].filter(rule => rule.kind === 'removed'), name: removedName })
+    }
+    const pass = compileNames(oldest, names, none) as NonNullable<ReturnType<typeof compileNames>>
+    const value = fc.sample(values(oldest), { numRuns: 1, seed })[0]
+    const box = { value: structuredClone(value) }
+    for (let k = steps.length - 1; k >= 0; k--) {
+      for (const [rules, name, at] of [[steps[k].filter(rule => rule.kind !== 'removed'), upName, versions[k + 1]], [steps[k].filter(rule => rule.kind === 'removed'), removedName, versions[k]]] as const) {
+        const locate = locatorOf(at, rules, none)
+        if (locate !== null) rebuild(locate(box, 'none'), name)
+      }
+    }
+    return isDeepStrictEqual(pass(structuredClone(value)), box.value)
+  }), { numRuns: 300 })
+})
+
+t.test('what a compiled pass does not follow: a union, a tuple, a pattern or a recursion on the way to a change', async t => {
+  const Line = { type: 'object', properties: { sku: { type: 'string' } } }
+  const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }] }))?.fields ?? []
+  const steps = [{ rules: [rule], name: downName }]
+  for (const schema of [
+    { anyOf: [Line, { type: 'null' }] },
+    { type: 'array', prefixItems: [Line] },
+    { type: 'object', patternProperties: { '^l': Line } },
+    { type: 'object', additionalProperties: Line }
+  ]) t.equal(compileNames(schema, steps, none), null, JSON.stringify(schema))
+  const Tree: Schema = { $id: 'Tree', type: 'object', properties: { line: Line, children: { type: 'array', items: { $ref: 'Tree#' } } } }
+  t.equal(compileNames({ $ref: 'Tree#' }, steps, () => Tree), null, 'a schema that refers to itself')
+  const pass = compileNames({ type: 'object', properties: { n: { anyOf: [{ type: 'string' }] }, line: Line } }, steps, none)
+  t.same(pass?.({ n: 'x', line: { sku: 's' } }), { n: 'x', line: { code: 's' } }, 'a union where nothing changes is given as it is')
+  t.same(compileNames({ type: 'object', properties: { n: { type: 'string' } } }, steps, none)?.({ n: 1 }), { n: 1 }, 'nothing to change: the value itself')
+})
+
+t.test('a compiled pass: one schema in two places once, refs that lead nowhere or round, an own __proto__ renamed, no schema', async t => {
+  const Line = { type: 'object', properties: { sku: { type: 'string' }, tag: { type: 'string' } } }
+  const [rule, proto] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }, { schema: Line, field: 'tag', renamedFrom: '__proto__' }] }))?.fields ?? []
+  const steps = [{ rules: [rule, proto], name: downName }]
+  const Order = { type: 'object', properties: { first: Line, second: Line, lost: { $ref: '#/definitions/none' }, round: { $ref: 'Round' } } }
+  const Round = { $ref: 'Round' }
+  const pass = compileNames(Order, steps, id => id === 'Round' ? Round : undefined) as (value: unknown) => unknown
+  const converted = pass({ first: { sku: 'a', tag: 't' }, second: { sku: 'b' }, lost: 1, round: 2 }) as Record<string, Record<string, unknown>>
+  t.same(converted.second, { code: 'b' })
+  t.equal(Object.getPrototypeOf(converted.first), Object.prototype, 'an own __proto__ stays data')
+  t.same(Object.getOwnPropertyDescriptor(converted.first, '__proto__')?.value, 't')
+  t.same([converted.lost, converted.round], [1, 2])
+  t.equal(compileNames(true, steps, none)?.('as it is'), 'as it is', 'a schema that is a boolean: nothing to change')
+})
+
+t.test('a value the interpreted walk finds where its schema admits no object: as it is', async t => {
+  const Line = { type: ['object', 'null'], properties: { sku: { type: 'string' } } }
+  const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }] }))?.fields ?? []
+  const union = { anyOf: [Line, { type: 'string' }] }
+  t.equal(compileNames(union, [{ rules: [rule], name: downName }], none), null, 'a union: interpreted')
+  const box = { value: null as unknown }
+  rebuild(locatorOf(union, [rule], none)?.(box, 'paths') ?? [], downName)
+  t.equal(box.value, null)
+})
+
+t.test('a schema without properties that a removed field names: the field dropped, the rest kept', async t => {
+  const Open = { type: 'object' }
+  const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Open, field: 'legacy', removed: { schema: { type: 'string' } } }] }))?.fields ?? []
+  t.same(compileNames(Open, [{ rules: [rule], name: removedName }], none)?.({ legacy: 'l', other: 1 }), { other: 1 })
+})
