@@ -96,9 +96,22 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
         for (const loser of together.filter(key => renamedAt.get(key) !== i)) for (const winner of winners) before.get(winner)?.add(loser)
       }
     })
-    const lines = ['for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ' + order.map(key => `case ${JSON.stringify(key)}:`).join(' ') + ' continue } put(o, k, v[k]) }']
+    // The names a value's own properties may have that are no property of the schema (older names sent anyway, and
+    // the like) are mapped in one loop over the value, with those it does not name; the schema's properties, and a
+    // name that loses to or wins over another, are read by name, each after those it wins over.
+    const involved = new Set<string>()
+    for (const [winner, losers] of before) if (losers.size > 0) for (const key of [winner, ...losers]) involved.add(key)
+    const looped = order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
+    const cases = [
+      ...order.filter(key => !looped.includes(key)).map(key => `case ${JSON.stringify(key)}: continue`),
+      ...looped.map(key => {
+        const name = now.get(key) as string | null
+        return `case ${JSON.stringify(key)}: ${name === null ? '' : `put(o, ${JSON.stringify(name)}, v[k]); `}continue`
+      })
+    ]
+    const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
     let changes = tasks.some(rules => rules.length > 0)
-    const emitted = new Set<string>()
+    const emitted = new Set<string>(looped)
     const emit = (key: string): void => {
       if (emitted.has(key)) return
       emitted.add(key)
