@@ -180,3 +180,9 @@ t.test('a schema without properties that a removed field names: the field droppe
   const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Open, field: 'legacy', removed: { schema: { type: 'string' } } }] }))?.fields ?? []
   t.same(compileNames(Open, [{ rules: [rule], name: removedName }], none)?.({ legacy: 'l', other: 1 }), { other: 1 })
 })
+
+t.test('up, a field\'s newer name an older client sends anyway is dropped in the loop over the value', async t => {
+  const Item = { type: 'object', properties: { a: { type: 'string' } } }
+  const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Item, field: 'b', renamedFrom: 'a' } as never] }))?.fields ?? []
+  t.same(compileNames(Item, [{ rules: [rule], name: upName }], none)?.({ b: 'newer', a: 'older', c: 'other' }), { c: 'other', b: 'older' })
+})
