@@ -190,7 +190,7 @@ t.test('up, a field\'s newer name an older client sends anyway is dropped in the
 t.test('a step that names a property the schema has not: mapped in the loop over the value', async t => {
   const Item = { type: 'object', properties: { a: { type: 'string' } } }
   const [rule] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Item, field: 'a', added: true }] }))?.fields ?? []
-  const q = { ...rule, field: 'q', renamedFrom: 'r' } as FieldRule
+  const q = { ...rule, field: 'q', renamedFrom: 's' } as FieldRule
   const step: NamesStep = { rules: [rule, q], name: (tasks, key) => key === 'q' ? 'r' : key === 'a' ? null : key }
-  t.same(compileNames(Item, [step], none)?.({ a: 1, q: 2, z: 3 }), { r: 2, z: 3 })
+  t.same(compileNames(Item, [step], none)?.({ a: 1, q: 2, s: 4, z: 3 }), { r: 2, s: 4, z: 3 })
 })
