@@ -5,7 +5,7 @@ import { resolveTelemetryOption, type TelemetryMeterProvider, type TelemetryOpti
 import { resolveMediaTypeOption, type MediaTypeConfig } from './request/media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './lifecycle/policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
-import { messageOf } from './problems/server-error.js'
+import { messageOf } from './util/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
 import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'

@@ -5,7 +5,7 @@ import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
 import { describePolicy, isDeprecated, isRetired, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
 import { describeResponses, errorSchemas, type ErrorObjectsMode } from './responses.js'
-import { messageOf, serverError } from '../problems/server-error.js'
+import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
