@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHandler } from 'fastify'
 import type { Lifecycle } from '../lifecycle/lifecycle.js'
 import type { ResolvedOptions } from '../options.js'
-import { kDeclaration, kDocumentedRoutes } from '../state.js'
+import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
 import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
