@@ -274,8 +274,3 @@ function compileWhen (value: unknown): 'lazy' | 'eager' {
   if (value === undefined || value === 'lazy' || value === 'eager') return value ?? 'lazy'
   return fail(`versionChangesCompile must be 'lazy' or 'eager' (got ${messageOf(value)})`)
 }
-
-/** True when the media type is the only reader: an unsupported version is then a media type (406, 415). */
-export function isMediaTypeOnly (options: ResolvedOptions): boolean {
-  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
-}
