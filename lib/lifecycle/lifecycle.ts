@@ -10,13 +10,6 @@ import { readClock } from './clock.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 
-/** The options a version's life depends on (see options.ts). */
-export interface LifecycleOptions extends Pick<ReaderOptions, 'defaultVersion' | 'assumeDefaultVersionWhenUnspecified'> {
-  readonly policies: ReadonlyMap<string, VersionPolicy>
-  readonly apiVersionSelector: Selector
-  readonly now: () => number
-}
-
 /** A version's life: which version a request without one gets, when a version retires, and its policy headers. */
 export interface Lifecycle extends RouteLifecycle {
   readonly select: VersionLookup['select']
@@ -28,6 +21,13 @@ export interface Lifecycle extends RouteLifecycle {
    * the failure is no error of its.
    */
   deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean | Error
+}
+
+/** The options a version's life depends on (see options.ts). */
+export interface LifecycleOptions extends Pick<ReaderOptions, 'defaultVersion' | 'assumeDefaultVersionWhenUnspecified'> {
+  readonly policies: ReadonlyMap<string, VersionPolicy>
+  readonly apiVersionSelector: Selector
+  readonly now: () => number
 }
 
 export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogger): Lifecycle {
