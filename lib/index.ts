@@ -10,6 +10,7 @@ import type { ApiVersionSource } from './request/source.js'
 import { createLifecycle } from './lifecycle/lifecycle.js'
 import { resolveOptions, type ApiVersioningOptions, type ResolvedOptions } from './options.js'
 import { kApiVersioning, kErrorObjects, type ErrorObjectsConfig } from './problems/error-objects.js'
+import { createProblemAnswer } from './problems/problem-answer.js'
 import { createProblemChoice } from './problems/problem-choice.js'
 import { createProblemWriting } from './problems/problem-writing.js'
 import { createProblemSet, type ProblemDocument } from './problems/problems.js'
@@ -27,6 +28,7 @@ import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
 import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
 import { valueConverter, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
+import { createRouteChanges } from './version-changes/route-changes.js'
 import { sharedSchemasOf } from './version-changes/shared-ref.js'
 
 export { ApiVersion } from './api-version.js'
@@ -121,12 +123,13 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const lifecycle = createLifecycle(options, fastify.log)
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName))
   const table = new RouteTable()
-  const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, problemFor: createProblemChoice(problems, options), writing })
+  const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, answer: createProblemAnswer(lifecycle, createProblemChoice(problems, options), writing) })
   const metrics = telemetry === null
     ? null
     : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, hasDeprecationPolicy: version => (options.policies.get(version.key)?.deprecationPolicy ?? null) !== null, neutralOutcome: hooks.neutralOutcome, log: fastify.log })
   const shared = sharedSchemasOf(fastify)
-  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, shared })
+  const changes = createRouteChanges(options, shared)
+  const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, changes })
 
   fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
   fastify.addHook('onRoute', declaring.onRoute)

@@ -5,7 +5,7 @@ import { resolveTelemetryOption, type TelemetryMeterProvider, type TelemetryOpti
 import { resolveMediaTypeOption, type MediaTypeConfig } from './request/media-type.js'
 import { resolvePolicies, type VersionPolicy, type VersionPolicyOption } from './lifecycle/policies.js'
 import { resolveSelector, type Selector, type SelectorFunction } from './lifecycle/selectors.js'
-import { messageOf } from './problems/server-error.js'
+import { messageOf } from './util/server-error.js'
 import type { ProblemWriter } from './problems/writers.js'
 import { coded } from './errors.js'
 import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'
@@ -273,9 +273,4 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
 function compileWhen (value: unknown): 'lazy' | 'eager' {
   if (value === undefined || value === 'lazy' || value === 'eager') return value ?? 'lazy'
   return fail(`versionChangesCompile must be 'lazy' or 'eager' (got ${messageOf(value)})`)
-}
-
-/** True when the media type is the only reader: an unsupported version is then a media type (406, 415). */
-export function isMediaTypeOnly (options: ResolvedOptions): boolean {
-  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { Failure } from './failure.js'
 
 export type Command = 'snapshot' | 'check'

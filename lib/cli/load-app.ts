@@ -1,9 +1,9 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { kReleaseGate, type ReleaseGate } from '../openapi/release-gate.js'
+import { kReleaseGate, type ReleaseGate } from '../changes/release-gate.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import type { StartWait } from './bounded.js'
 import { Failure } from './failure.js'
 

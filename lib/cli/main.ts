@@ -1,7 +1,7 @@
 import { parseArguments, USAGE, type Run } from './arguments.js'
 import { startWaits, TimedOut, within } from './bounded.js'
 import { check } from './check.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { Failure } from './failure.js'
 import type { Io } from './io.js'
 import { gateOf, loadApp, type App } from './load-app.js'

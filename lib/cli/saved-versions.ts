@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { ApiVersion } from '../api-version.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { Failure } from './failure.js'
 
 /** A saved document: its file, and the version its name says. */

@@ -1,4 +1,4 @@
-import { messageOf, serverError } from '../problems/server-error.js'
+import { messageOf, serverError } from '../util/server-error.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
 /** How errors name the clock: what it decides as well as the option. */

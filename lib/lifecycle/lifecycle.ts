@@ -1,30 +1,18 @@
 import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyReply, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import { ApiVersion } from '../api-version.js'
-import type { ResolvedOptions } from '../options.js'
 import type { VersionOutcome } from '../request/outcome.js'
+import type { ReaderOptions } from '../request/request-reader.js'
 import type { NodeVersions, VersionLookup } from '../routing/constraint.js'
+import type { RouteLifecycle } from '../routing/route-lifecycle.js'
 import { failureLog } from '../util/failure-log.js'
 import { readClock } from './clock.js'
 import { appendLink, type VersionPolicy } from './policies.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 
-/** The options a version's life depends on. */
-export type LifecycleOptions = Pick<ResolvedOptions, 'policies' | 'apiVersionSelector' | 'defaultVersion' | 'assumeDefaultVersionWhenUnspecified' | 'now'>
-
 /** A version's life: which version a request without one gets, when a version retires, and its policy headers. */
-export interface Lifecycle {
+export interface Lifecycle extends RouteLifecycle {
   readonly select: VersionLookup['select']
-  readonly retired: VersionLookup['retired']
-  /** The enforced sunset of a version in ms, or null. */
-  retiresAt (version: ApiVersion): number | null
-  /**
-   * The request's instant, from the clock read once a request, so that what is enforced and what is reported
-   * agree; NaN when the clock fails, which leaves the error on the outcome.
-   */
-  timeOf (outcome: VersionOutcome): number
-  /** The onSend hook of versioned routes that sends the policy headers of the version served, or null without policies. */
-  readonly policyHeaders: onSendHookHandler | null
   /** Sends a retired version's Sunset and Link headers with the problem that refuses it. */
   retirementHeaders (reply: FastifyReply, outcome: VersionOutcome): void
   /**
@@ -33,6 +21,13 @@ export interface Lifecycle {
    * the failure is no error of its.
    */
   deprecatedByPolicy (version: ApiVersion, outcome: VersionOutcome): boolean | Error
+}
+
+/** The options a version's life depends on (see options.ts). */
+export interface LifecycleOptions extends Pick<ReaderOptions, 'defaultVersion' | 'assumeDefaultVersionWhenUnspecified'> {
+  readonly policies: ReadonlyMap<string, VersionPolicy>
+  readonly apiVersionSelector: Selector
+  readonly now: () => number
 }
 
 export function createLifecycle (options: LifecycleOptions, log: FastifyBaseLogger): Lifecycle {

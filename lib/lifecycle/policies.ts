@@ -98,6 +98,11 @@ function checkKeys (value: Record<string, unknown>, path: string, known: readonl
   }
 }
 
+/** True when a version's enforced sunset has passed at `now`: it is served no more, so it gets no document. */
+export function isRetired (policy: VersionPolicy | undefined, now: number): boolean {
+  return policy !== undefined && policy.enforce && now >= (policy.sunsetAt as number)
+}
+
 /**
  * Checks the `policies` option and precomputes every header value. Keys are versions, so `'1'` and `'1.0'` are one
  * key and giving both is an error. `onWarning` hears about settings that are valid but have no effect.

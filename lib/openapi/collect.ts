@@ -1,7 +1,7 @@
 import type { FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
-import { messageOf } from '../problems/server-error.js'
-import { kDeclaration, type DeclarationState } from '../state.js'
+import { messageOf } from '../util/server-error.js'
+import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 

@@ -6,11 +6,6 @@ import type { OperationObject } from './parameters.js'
 type Info = { description?: string, [keyword: string]: unknown }
 type Content = Record<string, unknown>
 
-/** True when a version's enforced sunset has passed: it is served no more, so it gets no document. */
-export function isRetired (policy: VersionPolicy | undefined, now: number): boolean {
-  return policy !== undefined && policy.enforce && now >= (policy.sunsetAt as number)
-}
-
 /**
  * When a version's deprecation takes effect, as the server sees it: at once without a date, never when it is
  * dated after the sunset (no header or link is sent for it), else at its date; null without one.

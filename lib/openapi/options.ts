@@ -1,6 +1,6 @@
 import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
-import type { OpenApiDocument } from './split.js'
+import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
 import { isAsyncFunction } from '../util/is-thenable.js'

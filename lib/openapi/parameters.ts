@@ -1,6 +1,6 @@
 import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
-import type { DeclarationState } from '../state.js'
+import type { DeclarationState } from '../routing/declaration-state.js'
 
 export interface ParameterObject {
   name: string

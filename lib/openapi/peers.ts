@@ -1,6 +1,6 @@
 import { coded } from '../errors.js'
 import { importPeer } from '../util/import-peer.js'
-import { peerRequire } from './peer-require.js'
+import { peerRequire } from '../util/peer-require.js'
 
 /**
  * The oldest version of each optional peer that the tests prove works (test/package/lowest-peers.test.ts installs these

@@ -1,5 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
-import { kDeclaration, type ApiVersioningState, type DeclarationState } from '../state.js'
+import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
+import type { ApiVersioningState } from '../state.js'
 
 /**
  * Warns, once the app is ready, of the versioned and version-neutral routes this plugin cannot see: declared in

@@ -1,6 +1,7 @@
-import { isMediaTypeOnly, type ResolvedOptions } from '../options.js'
+import type { ResolvedOptions } from '../options.js'
 import { ProblemDetailsSchema } from '../problems/problem-schema.js'
 import { createProblem } from '../problems/problems.js'
+import { isMediaTypeOnly } from '../request/request-reader.js'
 import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
 

@@ -1,31 +1,15 @@
 import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
 import type { PathEntry } from '../routing/route-table.js'
+import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
+import { isRetired } from '../lifecycle/policies.js'
 import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
-import { describePolicy, isDeprecated, isRetired, versionMediaTypes } from './lifecycle.js'
+import { describePolicy, isDeprecated, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
 import { describeResponses, errorSchemas, type ErrorObjectsMode } from './responses.js'
-import { messageOf, serverError } from '../problems/server-error.js'
+import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
-
-/** An OpenAPI 3.0 or 3.1 document (see the `openapi-types` package for a full type). */
-export interface OpenApiDocument {
-  openapi: string
-  info: { title: string, version: string, description?: string, [keyword: string]: unknown }
-  paths: Record<string, Record<string, unknown>>
-  components?: { schemas?: Record<string, unknown>, [keyword: string]: unknown }
-  [keyword: string]: unknown
-}
-
-/** One API version's document. */
-export interface ApiVersionDocument {
-  /** The version, as the routes declare it (`'1.0'`). */
-  readonly version: string
-  /** Deprecated: no route supports the version any more, though some still serve it. */
-  readonly deprecated: boolean
-  readonly document: OpenApiDocument
-}
 
 export interface SplitContext {
   readonly options: ResolvedOptions

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import type { ApiVersioningOpenApiUiOptions, Guard } from './options.js'
-import type { ApiVersionDocument } from './split.js'
+import type { ApiVersionDocument } from '../changes/document.js'
 
 export interface SwaggerConfig {
   urls: Array<{ url: string, name: string }>

@@ -1,12 +1,11 @@
-import { isMediaTypeOnly, type ResolvedOptions } from '../options.js'
 import { AMBIGUOUS, INVALID, NONE, PATH, type VersionOutcome } from '../request/outcome.js'
-import type { RawRequest } from '../request/request-reader.js'
+import { isMediaTypeOnly, type RawRequest, type ReaderOptions } from '../request/request-reader.js'
 import type { ApiVersionProblem, ProblemSet } from './problems.js'
 
 /** Which problem answers a request whose outcome is no version a route serves. */
 export type ProblemChoice = (outcome: VersionOutcome, raw: RawRequest) => ApiVersionProblem
 
-export function createProblemChoice (problems: ProblemSet, options: ResolvedOptions): ProblemChoice {
+export function createProblemChoice (problems: ProblemSet, options: Pick<ReaderOptions, 'assumeDefaultVersionWhenUnspecified' | 'mediaType' | 'queryNames' | 'headerNames' | 'segmentName'>): ProblemChoice {
   const assumed = options.assumeDefaultVersionWhenUnspecified
   // As ASP.NET: when only media types carry versions, an unsupported one is a media type the route cannot take.
   const mediaTypeOnly = isMediaTypeOnly(options)

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ResolvedOptions } from '../options.js'
-import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import { kOutcome, type RawRequest, type ReaderOptions } from '../request/request-reader.js'
 import { createErrorObjectWriter, type ErrorObjectsConfig } from './error-objects.js'
 import type { ProblemDocument, ProblemSet } from './problems.js'
-import { messageOf, serverError } from './server-error.js'
+import { messageOf, serverError } from '../util/server-error.js'
 import { isTrusted, problemDetailsWriter, type ProblemWriter, type ProblemWriterContext } from './writers.js'
 import { coded } from '../errors.js'
 import { logSafely } from '../util/failure-log.js'
@@ -19,6 +18,14 @@ export interface ProblemWriting {
   problem (reply: FastifyReply, problem: unknown): void
 }
 
+/** The options problems are written by (see options.ts), and the readers' names, for an error object's target. */
+export interface WritingOptions extends Pick<ReaderOptions, 'queryNames' | 'headerNames' | 'segmentName'> {
+  readonly problemDetails: boolean
+  readonly problemWriters: readonly ProblemWriter[]
+  /** Each writer's name in logs: its `name`, or its place (`problemWriters[0]`). */
+  readonly problemWriterNames: readonly string[]
+}
+
 interface Writers {
   readonly list: readonly ProblemWriter[]
   readonly names: readonly string[]
@@ -30,7 +37,7 @@ interface Writers {
  * `reply.problem()` made inside an app's writer goes to the plugin's own alone: re-mapping a problem is a
  * supported pattern, and it can neither come back to the writer that made it nor wrap the stand-in reply in another.
  */
-export function createProblemWriting (options: ResolvedOptions, errorObjects: ErrorObjectsConfig | null, problems: ProblemSet, warn: (message: string) => void): ProblemWriting {
+export function createProblemWriting (options: WritingOptions, errorObjects: ErrorObjectsConfig | null, problems: ProblemSet, warn: (message: string) => void): ProblemWriting {
   const own: ProblemWriter[] = [problemDetailsWriter]
   if (errorObjects !== null) {
     // The error object's target: where the version was read, or the first place one may be given.

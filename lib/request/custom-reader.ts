@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { droppedPromise } from '../util/is-thenable.js'
-import { serverError } from '../problems/server-error.js'
+import { serverError } from '../util/server-error.js'
 import { CUSTOM, type VersionOutcome } from './outcome.js'
 
 /** The app's own reader (`versionReader.custom`): the request's version texts, or none. */

@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http'
-import type { ResolvedOptions } from '../options.js'
+import type { ApiVersion } from '../api-version.js'
+import type { CustomReader } from './custom-reader.js'
+import type { MediaTypeConfig } from './media-type.js'
 import { NONE, type VersionOutcome } from './outcome.js'
 import type { PathSegment } from './path-segment.js'
 import { readRequest, type ReaderConfig } from './readers.js'
@@ -14,6 +16,24 @@ export type RawRequest = IncomingMessage & { [kOutcome]?: VersionOutcome }
 /** Finds the raw path version of a request, or undefined (see routing/constraint.ts). */
 export type FindSegment = (method: string, url: string, host: string | undefined) => string | undefined
 
+/** The options of where a version may be given, and what a request without one gets (see options.ts). */
+export interface ReaderOptions {
+  readonly assumeDefaultVersionWhenUnspecified: boolean
+  readonly defaultVersion: ApiVersion
+  /** Lower-case. */
+  readonly queryNames: readonly string[]
+  /** Lower-case. */
+  readonly headerNames: readonly string[]
+  readonly segmentName: string | null
+  readonly mediaType: MediaTypeConfig | null
+  readonly customReader: CustomReader | null
+}
+
+/** True when the media type is the only reader: an unsupported version is then a media type (406, 415). */
+export function isMediaTypeOnly (options: Pick<ReaderOptions, 'mediaType' | 'queryNames' | 'headerNames' | 'segmentName'>): boolean {
+  return options.mediaType !== null && options.queryNames.length === 0 && options.headerNames.length === 0 && options.segmentName === null
+}
+
 /** Reads a request's version, when a versioned or version-neutral route asks, and keeps the outcome on it. */
 export interface RequestReader {
   /** Reads the request (its path too, on a route whose path carries the version): the router's stores call it. */
@@ -22,7 +42,7 @@ export interface RequestReader {
   outcomeOf (raw: RawRequest, segment: PathSegment | null): VersionOutcome
 }
 
-export function createRequestReader (options: ResolvedOptions, findSegment: FindSegment): RequestReader {
+export function createRequestReader (options: ReaderOptions, findSegment: FindSegment): RequestReader {
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
   const readers: ReaderConfig = {
     queryNames: options.queryNames,

@@ -1,36 +1,43 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHandler } from 'fastify'
-import type { Lifecycle } from '../lifecycle/lifecycle.js'
-import type { ResolvedOptions } from '../options.js'
-import { kDeclaration, kDocumentedRoutes } from '../state.js'
+import type { ApiVersion } from '../api-version.js'
+import type { ReaderOptions } from '../request/request-reader.js'
+import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
 import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
-import type { RouteHooks } from './route-hooks.js'
+import { CHANGES_OPTION, type RouteChanges } from './route-changes.js'
+import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
+import type { HookOptions, RouteHooks } from './route-hooks.js'
+import type { RouteLifecycle } from './route-lifecycle.js'
 import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOptions } from './route-path.js'
 import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
 import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
-import type { RequestMetrics, RouteCounting, VersionedCounting } from '../telemetry/request-metrics.js'
-import { checkInstructions } from '../version-changes/checks.js'
-import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges, OPTION, type DocumentedShape } from '../version-changes/routes.js'
-import { sharedSchemasOf, type SharedSchemas } from '../version-changes/shared-ref.js'
+
+/** The options the declarations read (see options.ts). */
+export interface DeclaringOptions extends Pick<ReaderOptions, 'segmentName' | 'queryNames' | 'assumeDefaultVersionWhenUnspecified' | 'defaultVersion'>, Pick<HookOptions, 'logApiVersion'> {
+  /** The versions that have a policy (lifecycle's), by key. */
+  readonly policies: ReadonlyMap<string, { readonly version: ApiVersion }>
+  /** Which version a request without one gets (lifecycle's): read here only for whether it is `'default'`. */
+  readonly apiVersionSelector: unknown
+}
 
 export interface DeclaringParts {
-  readonly options: ResolvedOptions
+  readonly options: DeclaringOptions
   readonly table: RouteTable
   readonly hooks: RouteHooks
-  readonly lifecycle: Pick<Lifecycle, 'policyHeaders' | 'retiresAt'>
+  readonly lifecycle: Pick<RouteLifecycle, 'policyHeaders' | 'retiresAt'>
   readonly router: RouterPathOptions
   readonly log: FastifyBaseLogger
   /** The routes in the router when the plugin loaded (see reportEarlyRoutes). */
   readonly early: readonly string[]
   /** The hooks that count requests, with the `telemetry` option; null without. */
-  readonly metrics: RequestMetrics | null
-  /** The shared schemas of the plugin's instance (`getSchema`), as instructions of `versionChanges` may name them. */
-  readonly shared: SharedSchemas
+  readonly metrics: RouteMetrics | null
+  /** The routes of the `versionChanges` option. */
+  readonly changes: RouteChanges
 }
 
 /** The onRoute and onReady hooks that turn each route's declaration into routes of the router. */
@@ -45,14 +52,12 @@ export interface RouteDeclaring {
  * hidden route that answers what no version route takes. Routes are checked against one another in the table, and
  * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
  */
-export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics, shared }: DeclaringParts): RouteDeclaring {
+export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics, changes }: DeclaringParts): RouteDeclaring {
   const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
-  // What the routes declared with versionChanges declared: what its instructions may name, and what they touch.
-  const changing = changingRoutes()
   // A schema with the version names let through its validation; what a shared schema added later may forbid is
   // checked once the app is ready.
   function allowedSchema (instance: FastifyInstance, schema: FastifySchema | undefined, url: string, label: string): FastifySchema | undefined {
@@ -68,8 +73,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
-    if ((route as unknown as Record<string, unknown>)[OPTION] !== undefined) {
-      expandRoute(this, route, options.versionList, changing, { queryNames: options.queryNames, allow: schema => allowedSchema(this, schema, route.url, `${String(route.method)} ${route.url}`) })
+    if ((route as unknown as Record<string, unknown>)[CHANGES_OPTION] !== undefined) {
+      changes.expand(this, route, schema => allowedSchema(this, schema, route.url, `${String(route.method)} ${route.url}`))
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     const pathKey = routePathKey(route.url, router)
@@ -98,9 +103,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
         }
       }
     }
-    if (options.versionList !== null && !(kMadeByChanges in route)) {
-      changing.others.push({ label, schema: route.schema as Record<string, unknown> | undefined, shared: sharedSchemasOf(this), kind: declaration.kind, versions: [...declaration.supported, ...declaration.deprecated] })
-    }
+    changes.declared(this, route, label, declaration)
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 
@@ -111,8 +114,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be:
     // made when the documents are.
-    const shapes = (route as unknown as { [kDocumentedShapes]?: () => readonly DocumentedShape[] })[kDocumentedShapes]
-    if (shapes !== undefined) {
+    const shapes = changes.shapesOf(route)
+    if (shapes !== null) {
       Object.assign(route, {
         [kDocumentedRoutes]: () => shapes().map(shape => {
           const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
@@ -222,8 +225,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   function apiVersioningReady (done: (error?: Error) => void): void {
     try {
       for (const check of lateSchemas) check()
-      if (options.versionList !== null) checkInstructions(options.versionList, changing, shared)
-      if (options.compileEagerly) for (const warm of changing.warmers) warm()
+      changes.ready()
     } catch (error) {
       return done(error as Error)
     }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
+import { CHANGES_OPTION } from './route-changes.js'
 import { DECLARATION_OPTIONS } from './route-table.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
-import { OPTION } from '../version-changes/routes.js'
 
 /**
  * `apiVersioning` registered inside an encapsulated plugin sees the routes of that plugin only. A route elsewhere
@@ -20,7 +20,7 @@ export function guardOutsideScope (fastify: FastifyInstance): void {
   root.addHook('onRoute', function apiVersioningOutsideScope (this: FastifyInstance, route: RouteOptions) {
     const source = declarationSource(route as unknown as Record<string, unknown>, versionSetOf(this))
     const option = DECLARATION_OPTIONS.find(name => name === 'apiVersionNeutral' ? source[name] === true : source[name] !== undefined) ??
-      ((route as unknown as Record<string, unknown>)[OPTION] !== undefined ? OPTION : undefined)
+      ((route as unknown as Record<string, unknown>)[CHANGES_OPTION] !== undefined ? CHANGES_OPTION : undefined)
     if (option === undefined) return
     const methods = Array.isArray(route.method) ? route.method.join(',') : route.method
     throw coded(new Error(`fastify-api-versioning: route ${methods} ${route.url} declares ${option}, but apiVersioning is registered inside a plugin and does not see it, so it would be unversioned; register apiVersioning at the root (await app.register(apiVersioning, ...) on the app itself), before the routes`), 'FST_API_VERSIONING_OUTSIDE_SCOPE')

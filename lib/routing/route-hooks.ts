@@ -1,29 +1,40 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
-import type { Lifecycle } from '../lifecycle/lifecycle.js'
-import type { ResolvedOptions } from '../options.js'
-import type { ProblemChoice } from '../problems/problem-choice.js'
-import type { ProblemWriting } from '../problems/problem-writing.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { MEDIA_TYPE, NONE, ONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { sourceOfServed } from '../request/source.js'
-import { kOutcome, type RawRequest, type RequestReader } from '../request/request-reader.js'
+import { kOutcome, type RawRequest, type ReaderOptions, type RequestReader } from '../request/request-reader.js'
+import type { RouteLifecycle } from './route-lifecycle.js'
 import type { PathEntry } from './route-table.js'
 import { logSafely } from '../util/failure-log.js'
 
+/** The options the request-time hooks read (see options.ts). */
+export interface HookOptions extends Pick<ReaderOptions, 'headerNames' | 'mediaType'> {
+  readonly reportApiVersions: boolean
+  /** The names of the two version headers, lower-case. */
+  readonly supportedHeader: string
+  readonly deprecatedHeader: string
+  readonly logApiVersion: boolean
+}
+
+/**
+ * Answers a request that no route serves a version to, whose outcome has no error (problems/, which comes later
+ * in a request's flow, writes it: the wiring hands it over).
+ */
+export type AnswerProblem = (outcome: VersionOutcome, request: FastifyRequest, reply: FastifyReply) => void
+
 /** What the request-time hooks use, built once at start-up. */
 export interface HookParts {
-  readonly options: ResolvedOptions
+  readonly options: HookOptions
   /**
    * The declared form of every version some route declares (`1` and `1.0` are one key): what version-neutral
    * routes accept, and how their logs name it.
    */
   readonly forms: ReadonlyMap<string, string>
-  readonly lifecycle: Pick<Lifecycle, 'timeOf' | 'retirementHeaders' | 'retired'>
+  readonly lifecycle: Pick<RouteLifecycle, 'timeOf' | 'retired'>
   readonly reader: RequestReader
-  readonly problemFor: ProblemChoice
-  readonly writing: ProblemWriting
+  readonly answer: AnswerProblem
 }
 
 export type RouteHooks = ReturnType<typeof createRouteHooks>
@@ -38,8 +49,8 @@ export type RouteHooks = ReturnType<typeof createRouteHooks>
  * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
 export function createRouteHooks (parts: HookParts) {
-  const { options, forms, reader, problemFor, writing } = parts
-  const { timeOf, retirementHeaders, retired } = parts.lifecycle
+  const { options, forms, reader, answer } = parts
+  const { timeOf, retired } = parts.lifecycle
   const { reportApiVersions, logApiVersion, supportedHeader, deprecatedHeader } = options
   const vary = varyOf(options.headerNames, options.mediaType !== null)
   const mediaType = options.mediaType
@@ -156,8 +167,7 @@ export function createRouteHooks (parts: HookParts) {
       return
     }
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
-    retirementHeaders(reply, outcome)
-    writing.write(problemFor(outcome, request.raw), request, reply)
+    answer(outcome, request, reply)
   }
 
   // The hidden route's first preParsing hook, and its handler (never reached: the hook always answers): a version
@@ -168,8 +178,7 @@ export function createRouteHooks (parts: HookParts) {
       reply.send(outcome.error)
       return
     }
-    retirementHeaders(reply, outcome)
-    writing.write(problemFor(outcome, request.raw), request, reply)
+    answer(outcome, request, reply)
   }
 
   /**

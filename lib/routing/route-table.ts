@@ -1,9 +1,6 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 import { coded } from '../errors.js'
-import type { VersioningRoute } from '../state.js'
-
-/** How a route takes part in versioning. */
-export type RouteKind = 'versioned' | 'neutral' | 'plain'
+import type { RouteKind, VersioningRoute } from './declaration-state.js'
 
 /** A route's versioning declaration, checked. */
 export interface RouteDeclaration {

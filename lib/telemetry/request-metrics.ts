@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
+import type { OtelSpanHooks, RouteCounting, RouteMetrics, VersionedCounting } from '../routing/route-counting.js'
 import type { RouteDeclaration } from '../routing/route-table.js'
 import type { PathSegment } from '../request/path-segment.js'
 import { AMBIGUOUS, INVALID, NONE, type VersionOutcome } from '../request/outcome.js'
@@ -27,30 +27,8 @@ export interface MetricsParts {
   readonly log: FastifyBaseLogger
 }
 
-/** The hooks that count the requests of one route (see createRequestMetrics). */
-export interface RouteCounting {
-  readonly onSend: onSendHookHandler
-  readonly onResponse: onResponseHookHandler
-  /** Where @fastify/otel is registered: the hooks that name the served version on its request span (see otelSpan). */
-  readonly span: OtelSpanHooks | null
-}
-
-/** The first of a route's `onRequest` hooks after the plugin's own, and the first of its `onSend` hooks. */
-export interface OtelSpanHooks {
-  readonly onRequest: onRequestHookHandler
-  readonly onSend: onSendHookHandler
-}
-
 /** A request of an app that @fastify/otel instruments (its request decorator). */
 type OtelRequest = FastifyRequest & { opentelemetry (): { span?: { setAttribute?: unknown } | null } }
-
-/** Counts a request of a versioned route as the router sends it there, served as `version`. */
-export type CountAtRouting = (req: IncomingMessage, outcome: VersionOutcome, version: ApiVersion) => void
-
-/** A versioned route counts its requests in its hooks, or, where the router's pick is final, while routing. */
-export interface VersionedCounting extends RouteCounting {
-  readonly atRouting: CountAtRouting
-}
 
 /**
  * What counts requests of versioned, hidden and version-neutral routes (`api_version.requests`), once each, with
@@ -61,9 +39,7 @@ export interface VersionedCounting extends RouteCounting {
  * response passes, even one whose client leaves before it ends; a reply the handler hijacked (server-sent events,
  * a stream of its own) skips `onSend`, so `onResponse` counts what `onSend` did not.
  */
-export type RequestMetrics = ReturnType<typeof createRequestMetrics>
-
-export function createRequestMetrics (parts: MetricsParts) {
+export function createRequestMetrics (parts: MetricsParts): RouteMetrics {
   const { telemetry, assumes, declaredForms, deprecatedByPolicy, neutralOutcome } = parts
   const clockFailed = failureLog('error', `fastify-api-versioning: telemetry could not read ${NOW_OPTION}; the request is counted as not deprecated`)
   const spanFailed = failureLog('warn', 'fastify-api-versioning: telemetry failed to set the served version on the request\'s span')

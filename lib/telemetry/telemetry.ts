@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { coded } from '../errors.js'
 import { importPeer } from '../util/import-peer.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 
 /** The attributes of one series of `api_version.requests`. */
 export type TelemetryAttributes = Record<string, string | boolean>

@@ -1,4 +1,4 @@
-import { serverError } from '../problems/server-error.js'
+import { serverError } from '../util/server-error.js'
 
 /** Which kind of value a body is, as a migration's result is checked against it. */
 function kindOf (value: unknown): string {

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { messageOf, serverError } from '../problems/server-error.js'
+import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { VersionSchemas } from './version-parts.js'

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
+import { CHANGES_OPTION as OPTION, type DocumentedShape } from '../routing/route-changes.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
@@ -19,8 +20,6 @@ import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type VersionStep } from './version-steps.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
-/** The route option. */
-export const OPTION = 'versionChanges'
 // Route options a versionChanges route takes from its list instead.
 const DECLARING = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
 // The parts of a route's schema that hold data.
@@ -69,13 +68,6 @@ export interface ExpandContext {
   readonly queryNames: readonly string[]
   /** A version's schema with the plugin's version names let through its validation (see allowVersionNames). */
   readonly allow: (schema: FastifySchema | undefined) => FastifySchema | undefined
-}
-
-/** One shape of a route's older versions, as the documents show it: its schema, and the versions it serves. */
-export interface DocumentedShape {
-  readonly schema: FastifySchema | undefined
-  readonly apiVersions: readonly string[] | undefined
-  readonly deprecatedApiVersions: readonly string[] | undefined
 }
 
 /** Set on the route that serves a `versionChanges` route's older versions: the shapes its documents show, made when asked. */

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import { serverError } from '../problems/server-error.js'
+import { serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Serialize } from './version-serialization.js'

@@ -1,5 +1,5 @@
 import { coded } from '../errors.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 
 /**

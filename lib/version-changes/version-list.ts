@@ -1,6 +1,6 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 import { coded } from '../errors.js'
-import { messageOf } from '../problems/server-error.js'
+import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { rulesOf, type ChangeRules, type VersionChange } from './version-change.js'
 

@@ -3,7 +3,7 @@ import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
-import { kReleaseGate, type ReleaseGate } from '../../lib/openapi/release-gate.js'
+import { kReleaseGate, type ReleaseGate } from '../../lib/changes/release-gate.js'
 import { allProblems, documentOf, operations } from './openapi-helpers.js'
 
 const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String(), status: Type.String() })

@@ -1,10 +1,8 @@
-import type { ResolvedOptions } from '../options.js'
-import type { MediaTypeConfig } from '../request/media-type.js'
+import type { ChangesContext } from './changes-context.js'
 import { code } from './code.js'
-import { SEPARATOR, type CollectedRoute } from './collect.js'
+import type { ApiVersionDocument } from './document.js'
+import type { Note } from './note.js'
 import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
-import { declaredRenames, type DeclaredRenames } from './renames.js'
-import type { ApiVersionDocument, OpenApiDocument } from './split.js'
 import { MAX_DEPTH, TooDeep } from './too-deep.js'
 
 /** One change of an operation, and its own verdict. */
@@ -45,12 +43,6 @@ export interface ApiVersionChanges {
   readonly changed: readonly OperationChanges[]
 }
 
-/** A change as a sentence, and whether a client of the earlier version can break on it. */
-export interface Note {
-  readonly text: string
-  readonly breaking: boolean
-}
-
 /** What changed between two consecutive documents, each change with its own weight. */
 export interface Comparison {
   readonly from: string
@@ -60,37 +52,6 @@ export interface Comparison {
   readonly deprecated: string[]
   /** Breaking notes first. */
   readonly changed: Array<{ operation: string, notes: Note[] }>
-}
-
-/** What the documents write differently for each version by design, and so is no change. */
-export interface ChangesContext {
-  /** The version parameters, as `query api-version` and `header api-version` (lower-case). */
-  readonly versionParameters: ReadonlySet<string>
-  /**
-   * The version headers the plugin reports on responses (lower-case), which each document writes for its own
-   * version: a version retired elsewhere changes what they say (or whether one is written), not the operation.
-   */
-  readonly versionHeaders: ReadonlySet<string>
-  readonly mediaType: MediaTypeConfig | null
-  /** The documented paths with the version in them, as `/api/v{apiVersion}/orders`. */
-  readonly templates: readonly string[]
-  readonly segmentName: string | null
-  /** What the `versionChanges` option says each version renamed: one change, not a property removed and one added. */
-  readonly renames: readonly DeclaredRenames[]
-}
-
-/** From the combined document: what each version's document writes in its own way. */
-export function changesContext (combined: OpenApiDocument, routes: readonly CollectedRoute[], options: ResolvedOptions): ChangesContext {
-  const templates: string[] = []
-  for (const key of Object.keys(combined.paths)) {
-    const cut = key.lastIndexOf(SEPARATOR)
-    if (cut !== -1 && routes[Number(key.slice(cut + 1))].declaration.inPath) templates.push(key.slice(0, cut))
-  }
-  const versionParameters = new Set<string>()
-  if (options.queryNames.length > 0) versionParameters.add(`query ${options.queryNames[0].toLowerCase()}`)
-  if (options.headerNames.length > 0) versionParameters.add(`header ${options.headerNames[0].toLowerCase()}`)
-  const versionHeaders = new Set(options.reportApiVersions ? [options.supportedHeader.toLowerCase(), options.deprecatedHeader.toLowerCase()] : [])
-  return { versionParameters, versionHeaders, mediaType: options.mediaType, templates, segmentName: options.segmentName, renames: declaredRenames(options.versionList) }
 }
 
 /**

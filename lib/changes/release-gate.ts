@@ -1,8 +1,8 @@
 import { ApiVersion } from '../api-version.js'
-import type { VersionPolicy } from '../lifecycle/policies.js'
-import { apiVersionChanges, compareVersions, type ApiVersionChanges, type ChangesContext } from './changes.js'
-import { isRetired } from './lifecycle.js'
-import type { ApiVersionDocument } from './split.js'
+import { isRetired, type VersionPolicy } from '../lifecycle/policies.js'
+import type { ChangesContext } from './changes-context.js'
+import { apiVersionChanges, compareVersions, type ApiVersionChanges } from './compare-versions.js'
+import type { ApiVersionDocument } from './document.js'
 
 /**
  * Where an app with the openapi entry keeps what the release gate (the `fastify-api-versioning` command) reads:

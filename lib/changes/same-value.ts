@@ -1,5 +1,5 @@
 import { resolveRef } from './resolve-ref.js'
-import type { OpenApiDocument } from './split.js'
+import type { OpenApiDocument } from './document.js'
 import { checkDepth } from './too-deep.js'
 import { isObject } from '../util/is-object.js'
 

@@ -1,6 +1,6 @@
 import { code } from './code.js'
 import { sameValue } from './same-value.js'
-import type { OpenApiDocument } from './split.js'
+import type { OpenApiDocument } from './document.js'
 
 /** An object of a document (an operation, a parameter, a schema), read against that document's components. */
 export interface Part {

@@ -1,6 +1,6 @@
-import type { ApiVersionChanges } from './changes.js'
+import type { ApiVersionChanges } from './compare-versions.js'
 import { code } from './code.js'
-import type { ApiVersionDocument } from './split.js'
+import type { ApiVersionDocument } from './document.js'
 
 /**
  * Each version's document, but the first, with what changed since the version before it at the end of its

@@ -1,6 +1,6 @@
-import type { Note } from './changes.js'
 import { code } from './code.js'
-import type { OpenApiDocument } from './split.js'
+import type { OpenApiDocument } from './document.js'
+import type { Note } from './note.js'
 import { sameValue } from './same-value.js'
 import { NOT_JUDGED } from './unjudged.js'
 import { asArray } from '../util/as-array.js'

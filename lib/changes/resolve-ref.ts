@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from './split.js'
+import type { OpenApiDocument } from './document.js'
 import { isObject } from '../util/is-object.js'
 
 const EMPTY: Record<string, unknown> = Object.freeze({})

@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifySchema } from 'fastify'
+import type { DeclaredRoute } from './hidden-route.js'
+import type { RouteDeclaration } from './route-table.js'
+
+/** The route option of a route written for the newest version of the plugin's `versionChanges` option. */
+export const CHANGES_OPTION = 'versionChanges'
+
+/** One shape of a route's older versions, as the documents show it: its schema, and the versions it serves. */
+export interface DocumentedShape {
+  readonly schema: FastifySchema | undefined
+  readonly apiVersions: readonly string[] | undefined
+  readonly deprecatedApiVersions: readonly string[] | undefined
+}
+
+/**
+ * What routing's declarations ask of the `versionChanges` option (version-changes/, which comes later in a
+ * request's flow): the routes a `versionChanges: true` route is served by, and the checks that need every route.
+ * The wiring hands it over.
+ */
+export interface RouteChanges {
+  /**
+   * Makes a route that gives the `versionChanges` option into the routes of its versions' shapes, before its
+   * declaration is read (`allow`: a version's schema with the plugin's version names let through its validation).
+   */
+  expand (instance: FastifyInstance, route: DeclaredRoute, allow: (schema: FastifySchema | undefined) => FastifySchema | undefined): void
+  /** Notes a route with its checked declaration (`label`: its methods and URL), for the checks at ready. */
+  declared (instance: FastifyInstance, route: DeclaredRoute, label: string, declaration: RouteDeclaration): void
+  /** The shapes of the older versions a route made by `expand` serves, made when asked; null for any other route. */
+  shapesOf (route: DeclaredRoute): (() => readonly DocumentedShape[]) | null
+  /** Once every route is declared: checks the instructions against them, and compiles what is compiled eagerly. Throws. */
+  ready (): void
+}

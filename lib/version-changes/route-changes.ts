@@ -1,0 +1,43 @@
+import type { DocumentedShape, RouteChanges } from '../routing/route-changes.js'
+import { checkInstructions } from './checks.js'
+import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges } from './routes.js'
+import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
+import type { VersionList } from './version-list.js'
+
+/** What the routes of the `versionChanges` option need of the plugin's options. */
+export interface RouteChangesOptions {
+  /** The versionChanges option, checked; null when not given. */
+  readonly versionList: VersionList | null
+  /** The query parameters that carry the version (lower case). */
+  readonly queryNames: readonly string[]
+  /** Whether the older versions of versionChanges routes are compiled once the app is ready. */
+  readonly compileEagerly: boolean
+}
+
+/**
+ * The routes of the `versionChanges` option, as routing declares them (see RouteChanges): a route declared with
+ * `versionChanges: true` becomes the routes of its shapes (see expandRoute); every route is noted, and checked with
+ * the instructions once the app is ready (see checkInstructions). `shared`: the plugin instance's shared schemas.
+ */
+export function createRouteChanges (options: RouteChangesOptions, shared: SharedSchemas): RouteChanges {
+  const { versionList: list, queryNames } = options
+  // What the routes declared with versionChanges declared: what its instructions may name, and what they touch.
+  const changing = changingRoutes()
+  return {
+    expand (instance, route, allow) {
+      expandRoute(instance, route, list, changing, { queryNames, allow })
+    },
+    declared (instance, route, label, declaration) {
+      if (list !== null && !(kMadeByChanges in route)) {
+        changing.others.push({ label, schema: route.schema as Record<string, unknown> | undefined, shared: sharedSchemasOf(instance), kind: declaration.kind, versions: [...declaration.supported, ...declaration.deprecated] })
+      }
+    },
+    shapesOf (route) {
+      return (route as unknown as { [kDocumentedShapes]?: () => readonly DocumentedShape[] })[kDocumentedShapes] ?? null
+    },
+    ready () {
+      if (list !== null) checkInstructions(list, changing, shared)
+      if (options.compileEagerly) for (const warm of changing.warmers) warm()
+    }
+  }
+}
