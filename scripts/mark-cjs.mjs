@@ -4,18 +4,40 @@
 // `import plugin = require('fastify-api-versioning')` is the plugin in TypeScript too. The types TypeScript wrote
 // for an entry move to `<entry>.exports.d.ts`, which the new ones import (and with it the `fastify` augmentations).
 // The package layer type-checks what this writes as a consumer's compiler reads it (test/package/package.test.ts).
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ts = createRequire(import.meta.url)('typescript')
 const ALIAS = 'entry$'
-// TypeScript writes the same declaration files for both builds: the CommonJS build gets the ESM build's.
-cpSync(new URL('../dist/esm/', import.meta.url), new URL('../dist/cjs/', import.meta.url), { recursive: true, filter: path => !path.endsWith('.js') })
-writeFileSync(new URL('../dist/cjs/package.json', import.meta.url), '{ "type": "commonjs" }\n')
+const ENTRIES = [['index', 'apiVersioning'], ['openapi/index', 'apiVersioningOpenApi']]
+const esm = fileURLToPath(new URL('../dist/esm/', import.meta.url))
+const cjs = fileURLToPath(new URL('../dist/cjs/', import.meta.url))
+// TypeScript writes the same declaration files for both builds, and both read one copy: the modules' declaration
+// files move to the CommonJS build, which both builds' types import (an ES module's types may import CommonJS
+// ones; the reverse fails under `moduleResolution: node16`), so that the tarball holds them once. The entries stay,
+// and so do the modules that import a package with types of its own for each module system (TypeBox's: an ES
+// module's TObject is not a CommonJS one's, test/package/typebox-setups.test.ts); Fastify's are one.
+cpSync(esm, cjs, { recursive: true, filter: path => !path.endsWith('.js') })
+writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n')
+const importsOf = file => ts.preProcessFile(readFileSync(file, 'utf8')).importedFiles.map(({ fileName }) => fileName)
+const staying = new Set(readdirSync(esm, { recursive: true }).filter(name => name.endsWith('.d.ts') &&
+  (ENTRIES.some(([entry]) => name === `${entry}.d.ts`) || importsOf(join(esm, name)).some(name => !/^(\.|node:|fastify$)/.test(name)))))
+for (const name of readdirSync(esm, { recursive: true })) {
+  if (name.endsWith('.d.ts') && !staying.has(name)) rmSync(join(esm, name))
+}
+for (const name of staying) {
+  const types = join(esm, name)
+  const into = dirname(types)
+  writeFileSync(types, readFileSync(types, 'utf8').replace(/(from |import\()'(\.\.?\/[^']*)'/g, (match, before, specifier) => {
+    const target = relative(esm, join(into, specifier))
+    return staying.has(target.replace(/\.js$/, '.d.ts')) ? match : `${before}'${relative(into, join(cjs, target))}'`
+  }))
+}
+removeEmptyFolders(esm)
 // Each entry and the name of its plugin, as its source declares it.
-for (const [entry, plugin] of [['index', 'apiVersioning'], ['openapi/index', 'apiVersioningOpenApi']]) {
+for (const [entry, plugin] of ENTRIES) {
   const types = fileURLToPath(new URL(`../dist/cjs/${entry}.d.ts`, import.meta.url))
   const moved = types.replace(/\.d\.ts$/, '.exports.d.ts')
   const source = ts.createSourceFile(types, readFileSync(types, 'utf8'), ts.ScriptTarget.Latest, true)
@@ -56,4 +78,12 @@ function withoutTypeOnlyExports (source) {
 function docComment (source, plugin) {
   const declaration = source.statements.find(s => ts.isVariableStatement(s) && s.declarationList.declarations.some(d => d.name.text === plugin))
   return ts.getJSDocCommentsAndTags(declaration.declarationList.declarations[0]).map(c => c.getText()).join('\n')
+}
+
+// A folder left with no file in it goes (the deepest first).
+function removeEmptyFolders (dir) {
+  for (const name of readdirSync(dir, { recursive: true }).sort().reverse()) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory() && readdirSync(path).length === 0) rmSync(path, { recursive: true })
+  }
 }

@@ -75,6 +75,10 @@ t.test('every file of dist/ that the package ships is reached from its entry poi
   t.ok(files.some(file => /^dist\/esm\/shared-\w+\.js$/.test(file)), 'the entries share a chunk')
   // The CommonJS entries require the ESM build: JavaScript once.
   t.same(files.filter(file => file.startsWith('dist/cjs/') && file.endsWith('.js')), ['dist/cjs/index.js', 'dist/cjs/openapi/index.js'], 'the CommonJS build is its two entries')
+  // Both builds' types read one copy of the modules' declaration files, but for the one whose TypeBox types
+  // differ by module system (scripts/mark-cjs.mjs).
+  t.same(files.filter(file => file.startsWith('dist/esm/') && file.endsWith('.d.ts')).sort(),
+    ['dist/esm/index.d.ts', 'dist/esm/openapi/index.d.ts', 'dist/esm/problems/problem-schema.d.ts'], 'declaration files once')
 })
 
 // What loading the package costs a cold start beyond its own code: no module of Node's that Fastify does not load

@@ -9,7 +9,7 @@ const REPOSITORY = 'https://github.com/fastify-api-versioning/fastify-api-versio
 // The ceiling the tarball stays under: it was 242 kB packed (960 kB unpacked) with benchmark pages and two
 // unminified builds; what a user reads or runs is ~147 kB packed, ~574 kB unpacked (2026-11-27, with the version
 // changes' route for older versions; the benchmarks' page is the repository's).
-const CEILING = { size: 150_000, unpackedSize: 600_000 }
+const CEILING = { size: 150_000, unpackedSize: 550_000 }
 
 const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
