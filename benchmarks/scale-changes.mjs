@@ -120,11 +120,12 @@ const CONVERSIONS = [
 const cpus = os.availableParallelism()
 const pinned = cpus >= 2 && await run('taskset', ['-c', '0', 'true']).then(() => true, () => false)
 const STARTUP_FLAGS = ['--expose-gc']
-// Valgrind's runs: deterministic V8 (as instructions.mjs), the young generation pinned, and V8's collector on its
-// predictable schedule: without it, heap growing and the memory reducer go by wall time, which valgrind stretches
-// ~50×, and apps with larger heaps paid for major collections in some windows and not others (+70,000 a request
-// and 35,000 apart, where this flag gives windows within ~1,000 of each other).
-const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+// Valgrind's runs: deterministic V8 (as instructions.mjs), the young generation pinned, and no memory reducer: it
+// starts major collections by wall time (when allocation looks slow), which valgrind stretches ~50×, so apps with
+// larger heaps paid for them in some windows and not others (+70,000 a request, windows 35,000 apart). V8's
+// --predictable-gc-schedule is no cure: it shrinks the young generation, and every app then promotes and
+// mark-compacts in every window (the ordinary route 207,000 a request instead of 100,000).
+const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--no-memory-reducer', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 
 /** Why a process ended before it served: its error's first line, or what stopped it. */
 function failureOf (stderr, code, signal) {
@@ -365,9 +366,10 @@ function cleanUp (out) {
 }
 
 /**
- * Per request, after a warm-up of `warm`: the median of WINDOWS windows of `n` back to back (a window with a major
- * collection, which comes every several thousand requests, is the outlier it leaves out), and their spread (the
- * largest window's figure less the smallest's), which shows such a window.
+ * Per request, after a warm-up of `warm`: the median of WINDOWS windows of `n` back to back, and their spread (the
+ * largest window's figure less the smallest's). A scavenge costs millions of instructions and comes every several
+ * hundred requests, so a window of 2,000 holds one more or one fewer of them than the next: a few thousand a request
+ * apart. Targets of a few hundred want instructions.mjs's longer runs (20,000 and 40,000 requests).
  */
 async function perRequest (vg, which, req, warm, n) {
   await vg.warm(which, req, warm)
@@ -425,7 +427,7 @@ function renderRequests ({ apps, results }, minutes) {
   const out = ['## Requests (#36): server instructions per request over real HTTP', '']
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
     `table at ${REQUEST_PATHS.toLocaleString('en')} paths (the one-path row at one), each a real server under valgrind (callgrind, ` +
-    'instrumentation off until the first counted window; Node with `--single-threaded --predictable --predictable-gc-schedule`, ' +
+    'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer`, ' +
     'fixed seeds, the young generation pinned); a client outside it sends requests one after another on one keep-alive connection, checking every ' +
     `status and the first body of each phase. GET \`/r<mid>/orders/42\`: the newest version after ${WARMUP.toLocaleString('en')} warm-up ` +
     `requests, the median of ${WINDOWS} windows of ${WINDOW.toLocaleString('en')} back to back; then the oldest version's very first request (one, ` +
@@ -648,12 +650,14 @@ if (want('startup')) {
   startup = { ...measured, figures: rendered.figures }
   console.log(rendered.table)
   sections.push(['startup', rendered.table])
+  write(sections) // each part as soon as it is done: a long run stopped later keeps it
 }
 if (want('requests')) {
   requests = await requestsPart()
   const table = renderRequests(requests, minutesSince())
   console.log(table)
   sections.push(['requests', table])
+  write(sections)
 }
 if (want('conversions')) {
   conversions = await conversionsPart()
