@@ -4,6 +4,7 @@ import { ApiVersion } from '../api-version.js'
 import { NONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
 import type { FindSegment } from '../request/request-reader.js'
+import { declaredVersion } from './declared-version.js'
 
 /** The router constraint the plugin owns. */
 export const STRATEGY = 'apiVersion'
@@ -137,7 +138,7 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
                 continue
               }
               const deprecated = text.endsWith(DEPRECATED)
-              const version = ApiVersion.tryParse(deprecated ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
+              const version = declaredVersion(deprecated ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
               byKey.set(version.key, (byKey.get(version.key) ?? 0) | bits)
               const count = (value as { [kCount]?: CountServed })[kCount]
               if (count !== undefined) counts.set(version.key, count)

@@ -3,6 +3,7 @@ import type { ApiVersion } from '../api-version.js'
 import type { ReaderOptions } from '../request/request-reader.js'
 import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
 import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
+import { declaredText } from './declared-version.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
@@ -139,7 +140,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       return
     }
     // The route's versions as it declares them: logs, metrics and media types name a version so.
-    const forms = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, String(v)]))
+    const forms = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, declaredText(v)]))
     const logServed = options.logApiVersion ? hooks.logServed(bound, segment, forms) : null
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
     // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
@@ -157,7 +158,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
     const hiddenCount = metrics?.hidden(route.url) ?? null
-    const versions = [...declaration.supported.map(String), ...declaration.deprecated.map(v => String(v) + DEPRECATED)]
+    const versions = [...declaration.supported.map(declaredText), ...declaration.deprecated.map(v => declaredText(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
       Object.defineProperty(versions, kSegment, { value: segment })

@@ -1,6 +1,7 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 import { coded } from '../errors.js'
 import type { RouteKind, VersioningRoute } from './declaration-state.js'
+import { declaredVersion } from './declared-version.js'
 
 /** A route's versioning declaration, checked. */
 export interface RouteDeclaration {
@@ -168,7 +169,7 @@ function readVersions (value: unknown, name: string, label: string): ApiVersion[
   }
   // Array.from visits the holes of a sparse array (`['1.0', , '2.0']`), which map would skip.
   return Array.from(list as unknown[], text => {
-    const version = typeof text === 'string' ? ApiVersion.tryParse(text) : null
+    const version = typeof text === 'string' ? declaredVersion(text) : null
     if (version === null) {
       const why = typeof text === 'string' ? "(expected [yyyy-MM-dd][.major[.minor]][-status], e.g. '1.0')" : "(give it as text, e.g. '1.0')"
       throw coded(new TypeError(`fastify-api-versioning: route ${label}: ${name} has ${shown(text)}, which is not a valid API version ${why}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
