@@ -1,7 +1,6 @@
 import { isObject } from '../util/is-object.js'
-import { pointer } from '../util/json-pointer.js'
 import { names } from './schema-identity.js'
-import { reached, type SharedSchemas } from './shared-ref.js'
+import { resolveRefs, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
 
 type Schema = Record<string, unknown>
@@ -43,7 +42,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
 
   // The function of a schema's values (its index), or null where none of its values changes (given as they are).
   function compile (given: unknown, base: Schema): number | null {
-    const found = resolve(given, base, shared)
+    const found = resolveRefs(given, base, shared)
     if (found === null) return null
     const [node, root] = found
     const known = made.get(node)
@@ -148,26 +147,4 @@ function set (name: string, value: string): string {
 function put (object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
   else object[key] = value
-}
-
-// More refs in a row than any schema needs: a ref that leads back to itself.
-const MAX_HOPS = 32
-
-// A schema, its `$ref`s followed (see locator's resolve), with the schema its local refs resolve in.
-function resolve (given: unknown, base: Schema, shared: SharedSchemas): [Schema, Schema] | null {
-  let at = isObject(given) ? given : null
-  let root = base
-  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
-    const ref: string = at.$ref
-    if (hops === MAX_HOPS) return null
-    if (ref.startsWith('#')) {
-      const found = pointer(root, ref.slice(1))
-      at = isObject(found) ? found : null
-    } else {
-      at = reached(ref, shared)
-      const target = shared(ref.split('#')[0])
-      if (isObject(target)) root = target
-    }
-  }
-  return at === null ? null : [at, root]
 }

@@ -1,6 +1,5 @@
 import { isObject } from '../util/is-object.js'
-import { pointer } from '../util/json-pointer.js'
-import { reached, type SharedSchemas } from './shared-ref.js'
+import { resolveRefs, type SharedSchemas } from './shared-ref.js'
 
 type Schema = Record<string, unknown>
 type Holder = Record<string | number, unknown>
@@ -73,7 +72,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
   const all: Array<LocNode<T>> = []
 
   function plan (given: unknown, base: Schema): LocNode<T> | null {
-    const found = resolve(given, base, shared)
+    const found = resolveRefs(given, base, shared)
     if (found === null) return null
     const [schema, root] = found
     const known = nodes.get(schema)
@@ -242,31 +241,4 @@ function regExp (pattern: string): RegExp | null {
   } catch {
     return null
   }
-}
-
-// More refs in a row than any schema needs: a ref that leads back to itself.
-const MAX_HOPS = 32
-
-/**
- * A schema, `$ref`s followed: a local one (`#/definitions/Line`) within the schema it is in (`base`: the route's
- * part, or the shared schema it is in), another to a shared schema; with the schema its own local refs resolve in.
- * A `$ref` that leads nowhere is no schema.
- */
-function resolve (given: unknown, base: Schema, shared: SharedSchemas): [Schema, Schema] | null {
-  let at = isObject(given) ? given : null
-  let root = base
-  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
-    const ref: string = at.$ref
-    if (hops === MAX_HOPS) return null
-    if (ref.startsWith('#')) {
-      const found = pointer(root, ref.slice(1))
-      at = isObject(found) ? found : null
-    } else {
-      at = reached(ref, shared)
-      const id = ref.split('#')[0]
-      const target = shared(id)
-      if (isObject(target)) root = target
-    }
-  }
-  return at === null ? null : [at, root]
 }

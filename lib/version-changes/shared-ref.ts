@@ -38,3 +38,29 @@ export function reached (ref: string, shared: SharedSchemas): Record<string, unk
   if (fragment !== '/') at = pointer(at, fragment)
   return isObject(at) ? at : null
 }
+
+// More refs in a row than any schema needs: a ref that leads back to itself.
+const MAX_HOPS = 32
+
+/**
+ * A schema, `$ref`s followed: a local one (`#/definitions/Line`) within the schema it is in (`base`: the route's
+ * part, or the shared schema it is in), another to a shared schema; with the schema its own local refs resolve in.
+ * A `$ref` that leads nowhere is no schema.
+ */
+export function resolveRefs (given: unknown, base: Record<string, unknown>, shared: SharedSchemas): [Record<string, unknown>, Record<string, unknown>] | null {
+  let at = isObject(given) ? given : null
+  let root = base
+  for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
+    const ref: string = at.$ref
+    if (hops === MAX_HOPS) return null
+    if (ref.startsWith('#')) {
+      const found = pointer(root, ref.slice(1))
+      at = isObject(found) ? found : null
+    } else {
+      at = reached(ref, shared)
+      const target = shared(ref.split('#')[0])
+      if (isObject(target)) root = target
+    }
+  }
+  return at === null ? null : [at, root]
+}
