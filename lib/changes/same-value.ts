@@ -2,6 +2,7 @@ import { resolveRef } from './resolve-ref.js'
 import type { OpenApiDocument } from './document.js'
 import { checkDepth } from './too-deep.js'
 import { isObject } from '../util/is-object.js'
+import { innerWeakMap } from '../util/inner-weak-map.js'
 
 /** A value of a document, read against that document's components. */
 export interface DocumentValue {
@@ -48,8 +49,7 @@ export function sameValue (a: DocumentValue, b: DocumentValue): boolean {
 }
 
 function knownFor (a: OpenApiDocument, b: OpenApiDocument): Known {
-  let byDocument = knownOf.get(a)
-  if (byDocument === undefined) knownOf.set(a, byDocument = new WeakMap())
+  const byDocument = innerWeakMap(knownOf, a)
   let known = byDocument.get(b)
   if (known === undefined) byDocument.set(b, known = new Map())
   return known

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
+import { innerWeakMap } from '../util/inner-weak-map.js'
 import { locator, type Locate } from './locate.js'
 import { names } from './schema-identity.js'
 import { recheck, type Rechecked } from './recheck.js'
@@ -335,10 +336,7 @@ const located = new WeakMap<object, WeakMap<readonly object[], WeakMap<SharedSch
 export function locatorOf<R extends { schema: unknown, id: string | null }> (given: unknown, rules: readonly R[], shared: SharedSchemas): Locate<R> | null {
   const schema = contentUnion(given)
   if (rules.length === 0 || !isObject(schema)) return null
-  let byRules = located.get(schema)
-  if (byRules === undefined) located.set(schema, byRules = new WeakMap())
-  let byShared = byRules.get(rules)
-  if (byShared === undefined) byRules.set(rules, byShared = new WeakMap())
+  const byShared = innerWeakMap(innerWeakMap(located, schema), rules)
   let locate = byShared.get(shared)
   if (locate === undefined) {
     locate = locator(schema, node => rules.filter(rule => names(rule, node)), shared) as Locate<never> | null

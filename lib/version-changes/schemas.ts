@@ -1,5 +1,6 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
+import { innerWeakMap } from '../util/inner-weak-map.js'
 import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
 import { noteNeeds } from './migration-needs.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
@@ -24,10 +25,7 @@ const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'de
 export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSchemas, applied?: Set<FieldRule>): unknown {
   if (step.rules.length === 0 || !isObject(schema)) return schema
   // Derived once for a schema, a step and the shared schemas it is read with: routes share their schemas.
-  let byShared = derivations.get(step)
-  if (byShared === undefined) derivations.set(step, byShared = new WeakMap())
-  let bySchema = byShared.get(shared)
-  if (bySchema === undefined) byShared.set(shared, bySchema = new WeakMap())
+  const bySchema = innerWeakMap(innerWeakMap(derivations, step), shared)
   let known = bySchema.get(schema)
   if (known === undefined) {
     const rules = new Set<FieldRule>()
