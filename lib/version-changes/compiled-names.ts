@@ -1,4 +1,5 @@
 import { isObject } from '../util/is-object.js'
+import { put } from './renaming.js'
 import { names } from './schema-identity.js'
 import { resolveRefs, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
@@ -142,9 +143,4 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
 // A property set in generated code: as data, an own `__proto__` included.
 function set (name: string, value: string): string {
   return name === '__proto__' ? `put(o, "__proto__", ${value})` : `o[${JSON.stringify(name)}] = ${value}`
-}
-
-function put (object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
-  else object[key] = value
 }

@@ -3,6 +3,7 @@ import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { VersionSchemas } from './version-parts.js'
+import { essenceOf } from './version-validation.js'
 
 /** What the check of a converted request needs: whose request it was, and what may have left it unlike the newest. */
 export interface Rechecked {
@@ -56,7 +57,7 @@ export function recheck (request: FastifyRequest, check: Rechecked): void | Prom
 function ofMediaType (schema: unknown, contentType: string | undefined): unknown {
   if (!isObject(schema) || !isObject(schema.content)) return schema
   // Fastify takes no media type without its schema.
-  return (schema.content[String(contentType).split(/[ ;]/, 1)[0].trim().toLowerCase()] as { schema: unknown } | undefined)?.schema
+  return (schema.content[essenceOf(contentType)] as { schema: unknown } | undefined)?.schema
 }
 
 function setAside (query: Record<string, unknown>, names: readonly string[]): Array<[string, unknown]> {

@@ -124,8 +124,8 @@ function defaultFormatter (errors: unknown, dataVar: string): Error {
   return new Error(list.map(error => `${dataVar}${error.instancePath ?? ''} ${String(error.message)}`).join(', '))
 }
 
-// The media type of a Content-Type, as Fastify picks a body's schema by it.
-function essenceOf (header: string | undefined): string {
+/** The media type of a Content-Type, as Fastify picks a body's schema by it ('' for none). */
+export function essenceOf (header: string | undefined): string {
   return header === undefined ? '' : header.split(/[ ;]/, 1)[0].trim().toLowerCase()
 }
 
