@@ -4,19 +4,6 @@ import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Serialize } from './version-serialization.js'
 
-/** The key of a status as Fastify picks a response schema: the status, then its class (`2xx`), then `default`. */
-export function keyFor (byStatus: ReadonlyMap<string, unknown>, status: number): string | undefined {
-  const text = String(status)
-  for (const key of [text, `${text[0]}xx`, `${text[0]}XX`, 'default']) if (byStatus.has(key)) return key
-  return undefined
-}
-
-/** What a map holds for a status, as Fastify picks a response schema (see keyFor). */
-export function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number): T | undefined {
-  const key = keyFor(byStatus, status)
-  return key === undefined ? undefined : byStatus.get(key)
-}
-
 /**
  * A body on its way out (what onSend hooks get), converted: a text or Buffer is read as JSON where the conversion
  * needs its data (renames, schema migrations) or its type says JSON (route migrations then get the object); else,

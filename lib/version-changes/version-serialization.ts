@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import { isObject } from '../util/is-object.js'
+import { keyFor } from './status-key.js'
 
 export type Serialize = (payload: unknown) => string
 
@@ -32,9 +33,9 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
     }
   }
   return Object.assign(function serializerOf (reply: FastifyReply): Serialize | null {
-    const status = String(reply.statusCode)
-    const key = byKey.has(status) ? status : byKey.has(`${status[0]}xx`) ? `${status[0]}xx` : byKey.has('default') ? 'default' : null
-    if (key === null) return null
+    // Its keys are lower case, as Fastify reads a route's (`2XX` is `2xx`).
+    const key = keyFor(byKey, reply.statusCode)
+    if (key === undefined) return null
     let schema = byKey.get(key)
     let mediaType: string | undefined
     if (isObject(schema) && isObject(schema.content)) {
