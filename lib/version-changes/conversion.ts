@@ -97,6 +97,8 @@ export interface StepPlan {
 export function stepPlan (list: VersionList, routeKeys: readonly string[], schemas: readonly VersionSchemas[], shared: SharedSchemas): StepPlan {
   const listed = stepsOf(list)
   const planned: Array<Step | undefined> = []
+  // Asked for every step of every group of versions, at start-up and at each version's first request.
+  const touched: Array<boolean | undefined> = []
   return {
     list,
     schemas,
@@ -106,19 +108,30 @@ export function stepPlan (list: VersionList, routeKeys: readonly string[], schem
       return planned[k]
     },
     touches (k) {
-      const step = listed[k]
-      const [older, newer] = [schemas[k + 1], schemas[k]]
-      type Rules = ReadonlyArray<{ schema: unknown, id: string | null }>
-      const inRequests = (schemas: VersionSchemas, rules: Rules): boolean =>
-        REQUEST_PARTS.some(part => locatorOf(schemas[part], rules, shared) !== null)
-      const inResponses = (rules: Rules): boolean =>
-        [...newer.response?.values() ?? []].some(schema => locatorOf(schema, rules, shared) !== null)
-      return inRequests(older, step.automatic) || inRequests(newer, step.removed) || inResponses(step.automatic) ||
-        step.changed.some(rule => inRequests(newer, only(rule))) ||
-        step.requests.some(rule => rule.route === null ? inRequests(newer, only(rule)) : routeKeys.includes(rule.route)) ||
-        step.responses.some(rule => rule.route === null ? inResponses(only(rule)) : routeKeys.includes(rule.route))
+      touched[k] ??= stepTouches(listed[k], routeKeys, schemas[k + 1], schemas[k], shared)
+      return touched[k]
     }
   }
+}
+
+type Rules = ReadonlyArray<{ schema: unknown, id: string | null }>
+
+/** Whether the rules' schemas are in a version's request parts of a route (see locatorOf). */
+export function inRequests (schemas: VersionSchemas, rules: Rules, shared: SharedSchemas): boolean {
+  return REQUEST_PARTS.some(part => locatorOf(schemas[part], rules, shared) !== null)
+}
+
+/** Whether the rules' schemas are in a version's responses of a route (see locatorOf). */
+export function inResponses (schemas: VersionSchemas, rules: Rules, shared: SharedSchemas): boolean {
+  return [...schemas.response?.values() ?? []].some(schema => locatorOf(schema, rules, shared) !== null)
+}
+
+// Whether a step converts any of a route's data, from the planned places of its rules alone (see StepPlan.touches).
+function stepTouches (step: VersionStep, routeKeys: readonly string[], older: VersionSchemas, newer: VersionSchemas, shared: SharedSchemas): boolean {
+  return inRequests(older, step.automatic, shared) || inRequests(newer, step.removed, shared) || inResponses(newer, step.automatic, shared) ||
+    step.changed.some(rule => inRequests(newer, only(rule), shared)) ||
+    step.requests.some(rule => rule.route === null ? inRequests(newer, only(rule), shared) : routeKeys.includes(rule.route)) ||
+    step.responses.some(rule => rule.route === null ? inResponses(newer, only(rule), shared) : routeKeys.includes(rule.route))
 }
 
 /**

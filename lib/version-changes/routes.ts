@@ -6,7 +6,7 @@ import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
+import { conversionFrom, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
 import { needsOf } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
@@ -211,8 +211,8 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
   for (let k = 0; k < data.length - 1; k++) {
     const step = listed[k]
     const newer = data[k]
-    for (const rule of step.requests) if (rule.route === null && REQUEST_PARTS.some(part => locatorOf(newer[part], only(rule), shared) !== null)) declared.migrating.add(rule)
-    for (const rule of step.responses) if (rule.route === null && [...newer.response?.values() ?? []].some(schema => locatorOf(schema, only(rule), shared) !== null)) declared.migrating.add(rule)
+    for (const rule of step.requests) if (rule.route === null && inRequests(newer, only(rule), shared)) declared.migrating.add(rule)
+    for (const rule of step.responses) if (rule.route === null && inResponses(newer, only(rule), shared)) declared.migrating.add(rule)
     for (const rule of step.rules) {
       const holding = holdingOf(newer, rule, shared)
       if (holding === null) continue
