@@ -4,10 +4,11 @@
 // `import plugin = require('fastify-api-versioning')` is the plugin in TypeScript too. The types TypeScript wrote
 // for an entry move to `<entry>.exports.d.ts`, which the new ones import (and with it the `fastify` augmentations).
 // The package layer type-checks what this writes as a consumer's compiler reads it (test/package/package.test.ts).
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeEmptyFolders } from './remove-empty-folders.mjs'
 
 const ts = createRequire(import.meta.url)('typescript')
 const ALIAS = 'entry$'
@@ -36,6 +37,7 @@ for (const name of staying) {
   }))
 }
 removeEmptyFolders(esm)
+removeEmptyFolders(cjs)
 // Each entry and the name of its plugin, as its source declares it.
 for (const [entry, plugin] of ENTRIES) {
   const types = fileURLToPath(new URL(`../dist/cjs/${entry}.d.ts`, import.meta.url))
@@ -78,12 +80,4 @@ function withoutTypeOnlyExports (source) {
 function docComment (source, plugin) {
   const declaration = source.statements.find(s => ts.isVariableStatement(s) && s.declarationList.declarations.some(d => d.name.text === plugin))
   return ts.getJSDocCommentsAndTags(declaration.declarationList.declarations[0]).map(c => c.getText()).join('\n')
-}
-
-// A folder left with no file in it goes (the deepest first).
-function removeEmptyFolders (dir) {
-  for (const name of readdirSync(dir, { recursive: true }).sort().reverse()) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory() && readdirSync(path).length === 0) rmSync(path, { recursive: true })
-  }
 }

@@ -1,10 +1,11 @@
 // The builds' JavaScript is bundled (scripts/bundle.mjs), but the declaration files stay one per module, as tsc
 // writes them: keep those that the entries' types import, directly or through others, and remove the rest (the
 // modules whose types no export shows), so that the package ships no file that nothing reads.
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { removeEmptyFolders } from './remove-empty-folders.mjs'
 
 const ts = createRequire(import.meta.url)('typescript')
 const dist = fileURLToPath(new URL('../dist/esm/', import.meta.url))
@@ -21,8 +22,5 @@ while (todo.length > 0) {
 for (const file of readdirSync(dist, { recursive: true }).map(name => join(dist, name))) {
   if (file.endsWith('.d.ts') && !kept.has(file)) rmSync(file)
 }
-// A folder left with no file in it goes too (the deepest first).
-for (const name of readdirSync(dist, { recursive: true }).sort().reverse()) {
-  const path = join(dist, name)
-  if (statSync(path).isDirectory() && readdirSync(path).length === 0) rmSync(path, { recursive: true })
-}
+// A folder left with no file in it goes too.
+removeEmptyFolders(dist)
