@@ -22,11 +22,15 @@ interface ReportedVersions {
 
 /** The versions of one path over all its methods: what `reportApiVersions` reports. */
 export class PathEntry {
-  private readonly supported = new Map<string, ApiVersion>()
-  private readonly deprecated = new Map<string, ApiVersion>()
+  // What the declarations gave, by key: read until the entry is sealed, then dropped (no route is added after
+  // ready), as a thousand paths of a hundred versions hold a million entries in them.
+  private supported = new Map<string, ApiVersion>()
+  private deprecated = new Map<string, ApiVersion>()
   // Versions other services implement, by key, with the route that advertised them (for a start-up error).
-  private readonly advertised = new Map<string, { version: ApiVersion, deprecated: boolean, label: string }>()
-  private readonly implemented = new Map<string, string>()
+  private advertised = new Map<string, { version: ApiVersion, deprecated: boolean, label: string }>()
+  // The route that implements each version here; once sealed, only the keys, in a set other entries may share.
+  private implemented = new Map<string, string>()
+  private implementedKeys: ReadonlySet<string> = new Set()
   private periods: ReportedVersions[] = []
   /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
   reported: ReportedVersions = { from: -Infinity, supported: null, deprecated: null }
@@ -55,7 +59,7 @@ export class PathEntry {
    * Builds the header values once routes are final: ascending, deprecated minus supported. A version whose
    * enforced sunset passes leaves them from then on, so there is one pair of values per period.
    */
-  seal (retiresAt: (version: ApiVersion) => number | null): void {
+  seal (retiresAt: (version: ApiVersion) => number | null, shared: SharedKeys): void {
     // Advertised versions are reported as this path's own are (a supported one over a deprecated one).
     const advertised = [...this.advertised.values()]
     const supportedAll = [...this.supported.values(), ...advertised.filter(a => !a.deprecated).map(a => a.version)]
@@ -73,11 +77,19 @@ export class PathEntry {
     })
     this.reported = this.periods[0]
     this.timed = this.periods.length > 1
+    this.implementedKeys = shared(this.implemented.keys())
   }
 
-  /** Whether a route here implements a version (by key). */
+  /** Lets go of what only the declarations and seal read, once every entry of the table is sealed. */
+  forget (): void {
+    this.supported = this.deprecated = EMPTY
+    this.advertised = EMPTY
+    this.implemented = EMPTY
+  }
+
+  /** Whether a route here implements a version (by key): once sealed. */
   implements (key: string): boolean {
-    return this.implemented.has(key)
+    return this.implementedKeys.has(key)
   }
 
   /** Reports the versions `path` advertises as well: another service's versions are the whole path's. */
@@ -93,9 +105,25 @@ export class PathEntry {
   }
 }
 
+const EMPTY = new Map<string, never>()
+
+/** Gives a set of these keys, the same set for the same keys (in the same order). */
+export type SharedKeys = (keys: Iterable<string>) => ReadonlySet<string>
+
+function sharedKeys (): SharedKeys {
+  const sets = new Map<string, ReadonlySet<string>>()
+  return keys => {
+    const list = [...keys]
+    const id = list.join('\n')
+    let set = sets.get(id)
+    if (set === undefined) sets.set(id, set = new Set(list))
+    return set
+  }
+}
+
 /** The routes of one method on one router path that share the same other constraints (host, ...). */
 export interface ConstraintVariant {
-  /** The keys of the versions declared here. */
+  /** The keys of the versions declared here: until the table is sealed. */
   readonly versions: Set<string>
   hasFallback: boolean
 }
@@ -258,12 +286,17 @@ export class RouteTable {
     return variant
   }
 
+  /** Builds what requests read, once every route is declared, and lets go of what only the declarations read. */
   seal (retiresAt: (version: ApiVersion) => number | null): void {
-    for (const path of this.paths.values()) path.seal(retiresAt)
+    const shared = sharedKeys()
+    for (const path of this.paths.values()) path.seal(retiresAt, shared)
     for (const entry of this.methods.values()) {
       entry.own.advertise(entry.path)
-      entry.own.seal(retiresAt)
+      entry.own.seal(retiresAt, shared)
+      entry.own.forget()
+      for (const variant of entry.variants.values()) variant.versions.clear()
     }
+    for (const path of this.paths.values()) path.forget()
   }
 }
 
