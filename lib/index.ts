@@ -131,9 +131,11 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const changes = createRouteChanges(options, shared)
   const declaring = createRouteDeclaring({ options, table, hooks, lifecycle, router: routerPathOptions(fastify.initialConfig), log: fastify.log, early: earlyRoutes(fastify), metrics, changes })
 
-  fastify.addConstraintStrategy(createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired }))
+  const strategy = createVersionStrategy({ read: reader.read, select: lifecycle.select, retired: lifecycle.retired })
+  fastify.addConstraintStrategy(strategy)
   fastify.addHook('onRoute', declaring.onRoute)
   fastify.addHook('onReady', declaring.onReady)
+  fastify.addHook('onReady', strategy.forget)
   if (telemetry !== null) fastify.addHook('onReady', startsAtReady(telemetry, fastify.log))
   fastify.decorate(kApiVersioning, true)
   fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes })

@@ -38,6 +38,11 @@ const ASK_ROUTER: PathSegment = { prefix: null }
 
 type Strategy = Parameters<FastifyInstance['addConstraintStrategy']>[0]
 
+/** The strategy, and an onReady hook that lets go of what only built the stores (no route is added after ready). */
+export interface VersionStrategy extends Strategy {
+  forget (done: () => void): void
+}
+
 /** The versions the routes of one router node implement. */
 export interface NodeVersions {
   readonly supported: ApiVersion[]
@@ -69,16 +74,25 @@ export interface VersionLookup {
  * is the request itself: a store reads the request's version only at a node that has versioned routes, so
  * requests to other routes pay nothing, and reads the path only at a node whose routes carry the version there.
  */
-export function createVersionStrategy (lookup: VersionLookup): Strategy {
+export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
   const { read, select, retired } = lookup
-  return <Strategy><unknown>{
+  // The versions of router nodes, by the routes' versions and bits that built them: the nodes of a thousand paths
+  // of one version list share one (a hundred versions would otherwise be a hundred thousand entries).
+  const built = new Map<string, NodeState>()
+  return <VersionStrategy><unknown>{
     name: STRATEGY,
+    forget: function apiVersioningStoresBuilt (done: () => void) {
+      built.clear()
+      done()
+    },
     mustMatchWhenDerived: false,
     deriveConstraint: (req: IncomingMessage) => req,
     // A store of one router node: bit masks of route indexes by version key (find-my-way's types call them handlers).
     storage () {
-      const byKey = new Map<string, number>()
-      const node: NodeVersions = { supported: [], deprecated: [] }
+      let byKey: ReadonlyMap<string, number> = NO_VERSIONS.byKey
+      let node: NodeVersions = NO_VERSIONS.node
+      // What built byKey and node: each route's bits and versions, in order.
+      let id = ''
       let fallback = 0
       let segment: PathSegment | null = null
       // By version key, what counts the requests of the route that serves it here, where telemetry counts here.
@@ -131,24 +145,51 @@ export function createVersionStrategy (lookup: VersionLookup): Strategy {
           if (typeof value === 'string') fallback = bits
           else {
             if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
+            id += `\n${bits} ${value.join(',')}`
+            let state = built.get(id)
+            if (state === undefined) built.set(id, state = withRoute({ byKey, node }, value, bits))
+            byKey = state.byKey
+            node = state.node
             for (const text of value) {
               if (text === IN_PATH) {
                 const own = (value as { [kSegment]?: PathSegment })[kSegment] as PathSegment
                 segment = segment === null || segment.prefix === own.prefix ? own : ASK_ROUTER
                 continue
               }
-              const deprecated = text.endsWith(DEPRECATED)
-              const version = declaredVersion(deprecated ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
-              byKey.set(version.key, (byKey.get(version.key) ?? 0) | bits)
               const count = (value as { [kCount]?: CountServed })[kCount]
-              if (count !== undefined) counts.set(version.key, count)
-              ;(deprecated ? node.deprecated : node.supported).push(version)
+              if (count !== undefined) counts.set(versionOf(text).key, count)
             }
           }
         }
       }
     }
   }
+}
+
+/** What a router node's routes implement: the routes (as bits) of each version, and the versions. */
+interface NodeState {
+  readonly byKey: ReadonlyMap<string, number>
+  readonly node: NodeVersions
+}
+
+const NO_VERSIONS: NodeState = { byKey: new Map(), node: { supported: [], deprecated: [] } }
+
+// A version of a route's constraint value: its text, marked when deprecated.
+function versionOf (text: string): ApiVersion {
+  return declaredVersion(text.endsWith(DEPRECATED) ? text.slice(0, -DEPRECATED.length) : text) as ApiVersion
+}
+
+// A node's versions with one more route's: new objects, as the state before may be another node's too.
+function withRoute (before: NodeState, value: readonly string[], bits: number): NodeState {
+  const byKey = new Map(before.byKey)
+  const node: NodeVersions = { supported: [...before.node.supported], deprecated: [...before.node.deprecated] }
+  for (const text of value) {
+    if (text === IN_PATH) continue
+    const version = versionOf(text)
+    byKey.set(version.key, (byKey.get(version.key) ?? 0) | bits)
+    ;(text.endsWith(DEPRECATED) ? node.deprecated : node.supported).push(version)
+  }
+  return { byKey, node }
 }
 
 /**

@@ -115,7 +115,7 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
   }, { prefix: '/api' })
   await app.ready()
   t.same(added, [
-    'onSend rewriteFastifyError', 'onRoute apiVersioningRoute', 'onReady apiVersioningReady', 'onReady apiVersioningTelemetry',
+    'onSend rewriteFastifyError', 'onRoute apiVersioningRoute', 'onReady apiVersioningReady', 'onReady apiVersioningStoresBuilt', 'onReady apiVersioningTelemetry',
     'onRoute apiVersioningOpenApiSeeRoute', 'onReady apiVersioningOpenApiReach',
     'onRoute apiVersioningOpenApiRouteTransform', 'onReady apiVersioningOpenApiDocuments'
   ], 'every app hook named, of both entries')
