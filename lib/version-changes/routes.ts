@@ -43,6 +43,11 @@ export interface ChangingRoutes {
   readonly others: OtherRoute[]
   /** What compiles each route's older versions at once (versionChangesCompile: 'eager'). */
   readonly warmers: Array<() => void>
+  /**
+   * The group of each older version (by key), one map for the routes whose versions group alike (most routes
+   * of a list do): a thousand routes of a hundred versions would otherwise hold a hundred thousand entries.
+   */
+  readonly groupMaps: Map<string, ReadonlyMap<string, number>>
 }
 
 /** A route declared without versionChanges: true, as its check at ready reads it. */
@@ -56,7 +61,7 @@ export interface OtherRoute {
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [] }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [], groupMaps: new Map() }
 }
 
 /** Set on the routes this stage makes of a route declared with versionChanges: true. */
@@ -136,8 +141,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // A version's schema as Fastify and the documents take it: the route's, with that version's parts.
   const schemaOf = (k: number): FastifySchema | undefined => declaredSchema === undefined ? declaredSchema : fastifySchema(declaredSchema, planned().data[k])
   const shapes: Array<OlderShape | undefined> = []
-  const groupOf = new Map<string, number>()
-  olderGroups.forEach(({ versions }, g) => { for (const i of versions) groupOf.set(list[i].version.key, g) })
+  const groupOf = groupMap(olderGroups, list, declared.groupMaps)
   const shapeAt = (g: number): OlderShape => {
     shapes[g] ??= olderShape(olderGroups[g].from)
     return shapes[g]
@@ -195,6 +199,18 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
 }
 
+// The group of each version of older groups, by key: the map of another route with the same groups where there is one.
+function groupMap (groups: ReadonlyArray<{ versions: readonly number[] }>, list: VersionList, maps: Map<string, ReadonlyMap<string, number>>): ReadonlyMap<string, number> {
+  const id = groups.map(({ versions }) => versions.join(',')).join(';')
+  let map = maps.get(id)
+  if (map === undefined) {
+    const made = new Map<string, number>()
+    groups.forEach(({ versions }, g) => { for (const i of versions) made.set(list[i].version.key, g) })
+    maps.set(id, map = made)
+  }
+  return map
+}
+
 /** A route's schema and steps in each version of the list. */
 interface RoutePlan {
   readonly data: readonly VersionSchemas[]
@@ -225,14 +241,13 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
     }
   }
   const groups = groupsOf(exists, steps, data)
+  // A group's requests are converted up where some step newer than it converts requests: one pass, newest first.
   const converting = new Set<number>()
+  let k = 0
+  let converts = false
   for (const { from } of groups) {
-    for (let k = from - 1; k >= 0; k--) {
-      if (steps.touches(k) && steps.at(k).request !== null) {
-        converting.add(from)
-        break
-      }
-    }
+    for (; k < from && !converts; k++) converts = steps.touches(k) && steps.at(k).request !== null
+    if (converts) converting.add(from)
   }
   return { groups, converting }
 }
@@ -250,9 +265,15 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     headers: given.headers,
     response: isObject(given.response) ? new Map(Object.entries(given.response)) : undefined
   }]
+  const steps = stepsOf(list)
   for (let k = 0; k < last; k++) {
     const newer = versions[k]
-    const step = stepsOf(list)[k]
+    const step = steps[k]
+    // Most versions of a long list change other routes or behaviour only: the very schemas of the version after.
+    if (step.rules.length === 0) {
+      versions.push(newer)
+      continue
+    }
     // A path parameter is named by the URL, which every version shares.
     const renamed = step.rules.filter(rule => rule.kind === 'renamed' && locatorOf(newer.params, only(rule), shared) !== null)
     if (renamed.length > 0) fail(label, `the change of ${step.version}, ${renamed[0].at}, renames a path parameter, which the route's URL names in every version; declare the older versions' route apart instead, with apiVersions`)
