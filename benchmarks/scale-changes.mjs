@@ -124,8 +124,13 @@ const STARTUP_FLAGS = ['--expose-gc']
 // starts major collections by wall time (when allocation looks slow), which valgrind stretches ~50×, so apps with
 // larger heaps paid for them in some windows and not others (+70,000 a request, windows 35,000 apart). V8's
 // --predictable-gc-schedule is no cure: it shrinks the young generation, and every app then promotes and
-// mark-compacts in every window (the ordinary route 207,000 a request instead of 100,000).
-const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--no-memory-reducer', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+// mark-compacts in every window (the ordinary route 207,000 a request instead of 100,000). No collection is started by
+// a task either (--no-minor-gc-task, --no-incremental-marking-task): a task runs when the host's clock says so, which
+// valgrind stretches, and a scavenge or marking a task started in the middle of a request cost 50,000–100,000 a
+// request more in one app's windows than in another's (the hand-written conversion rows, and the newest version of
+// half the apps, of the first runs). Without them a collection comes when allocation calls for it: what a request
+// allocates is paid for in proportion, the same in every run.
+const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 
 /** Why a process ended before it served: its error's first line, or what stopped it. */
 function failureOf (stderr, code, signal) {
@@ -427,7 +432,8 @@ function renderRequests ({ apps, results }, minutes) {
   const out = ['## Requests (#36): server instructions per request over real HTTP', '']
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
     `table at ${REQUEST_PATHS.toLocaleString('en')} paths (the one-path row at one), each a real server under valgrind (callgrind, ` +
-    'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer`, ' +
+    'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer` and no ' +
+    'collection started by a task, ' +
     'fixed seeds, the young generation pinned); a client outside it sends requests one after another on one keep-alive connection, checking every ' +
     `status and the first body of each phase. GET \`/r<mid>/orders/42\`: the newest version after ${WARMUP.toLocaleString('en')} warm-up ` +
     `requests, the median of ${WINDOWS} windows of ${WINDOW.toLocaleString('en')} back to back; then the oldest version's very first request (one, ` +
