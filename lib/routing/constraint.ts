@@ -79,6 +79,8 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
   // The versions of router nodes, by the routes' versions and bits that built them: the nodes of a thousand paths
   // of one version list share one (a hundred versions would otherwise be a hundred thousand entries).
   const built = new Map<string, NodeState>()
+  // A node's state before its first versioned route; the app's own, as a selector keeps what it made on it.
+  const none: NodeState = { byKey: new Map(), node: { supported: [], deprecated: [] } }
   return <VersionStrategy><unknown>{
     name: STRATEGY,
     forget: function apiVersioningStoresBuilt (done: () => void) {
@@ -89,8 +91,7 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
     deriveConstraint: (req: IncomingMessage) => req,
     // A store of one router node: bit masks of route indexes by version key (find-my-way's types call them handlers).
     storage () {
-      let byKey: ReadonlyMap<string, number> = NO_VERSIONS.byKey
-      let node: NodeVersions = NO_VERSIONS.node
+      let { byKey, node } = none
       // What built byKey and node: each route's bits and versions, in order.
       let id = ''
       let fallback = 0
@@ -171,8 +172,6 @@ interface NodeState {
   readonly byKey: ReadonlyMap<string, number>
   readonly node: NodeVersions
 }
-
-const NO_VERSIONS: NodeState = { byKey: new Map(), node: { supported: [], deprecated: [] } }
 
 // A version of a route's constraint value: its text, marked when deprecated.
 function versionOf (text: string): ApiVersion {

@@ -29,6 +29,30 @@ t.test('each version is its own route; 1 matches a route that declares 1.0', asy
   }
 })
 
+t.test('paths that declare the same versions share the router\'s tables, and each serves its own routes', async t => {
+  const app = await build({ assumeDefaultVersionWhenUnspecified: true, defaultVersion: '1.0', reportApiVersions: true }, app => {
+    for (const path of ['/a', '/b']) {
+      app.get(path, { apiVersions: '1.0' }, says(`${path} 1`))
+      app.get(path, { apiVersions: '2.0' }, says(`${path} 2`))
+    }
+    // The same versions, declared in the other order, and one of them deprecated.
+    app.get('/c', { apiVersions: '2.0' }, says('/c 2'))
+    app.get('/c', { apiVersions: '1.0' }, says('/c 1'))
+    app.get('/d', { apiVersions: '2.0', deprecatedApiVersions: '1.0' }, says('/d 1 or 2'))
+  })
+  for (const path of ['/a', '/b', '/c']) {
+    for (const version of ['1.0', '2.0']) {
+      t.same((await app.inject({ url: `${path}?api-version=${version}` })).json(), { route: `${path} ${version[0]}`, version }, `${path} ${version}`)
+    }
+    t.same((await app.inject({ url: path })).json(), { route: `${path} 1`, version: '1.0' }, `${path}, the default version`)
+    t.equal((await app.inject({ url: `${path}?api-version=3.0` })).statusCode, 400, `${path} 3.0 is unsupported`)
+  }
+  const deprecated = await app.inject({ url: '/d?api-version=1.0' })
+  t.same(deprecated.json(), { route: '/d 1 or 2', version: '1.0' })
+  t.same([deprecated.headers['api-supported-versions'], deprecated.headers['api-deprecated-versions']], ['2.0', '1.0'])
+  t.equal((await app.inject({ url: '/a?api-version=2.0' })).headers['api-supported-versions'], '1.0, 2.0')
+})
+
 t.test('every version route keeps its own schema, hooks and config', async t => {
   const app = await build(undefined, app => {
     app.get('/items/:id', {
