@@ -23,6 +23,9 @@ describe('the plugin', () => {
   test('options type as declared', () => {
     expect<ApiVersioningOptions['apiVersionSelector']>().type.toBeAssignableFrom<'default' | 'current' | 'lowest'>()
     expect<ApiVersioningOptions>().type.toBeAssignableFrom({ telemetry: false, logApiVersion: true, now: () => 0 })
+    expect<ApiVersioningOptions['servedApiVersionHeader']>().type.toBe<string | undefined>()
+    expect(app.register(apiVersioning, { servedApiVersionHeader: 'x-api-version' })).type.not.toRaiseError()
+    expect(app.register(apiVersioning, { servedApiVersionHeader: true })).type.toRaiseError()
   })
 })
 
