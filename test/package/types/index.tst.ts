@@ -71,4 +71,14 @@ describe('the named exports', () => {
     expect(versionChange).type.toBeCallableWith({ description: 'Orders have a status.' })
     expect(versionChange).type.not.toBeCallableWith({})
   })
+
+  test('a change says whether it applies to a request, by its version', () => {
+    const change = versionChange({ description: 'Searches match whole words.' })
+    app.get<{ Querystring: { q: string } }>('/search', { versionChanges: true }, async request => {
+      expect(change.isAppliedTo(request)).type.toBe<boolean>()
+      expect(change.isAppliedTo).type.not.toBeCallableWith(request.raw)
+    })
+    expect(change.isAppliedTo).type.not.toBeCallableWith({})
+    expect(change.isAppliedTo).type.not.toBeCallableWith('GET /search')
+  })
 })
