@@ -63,19 +63,23 @@ t.test('servedApiVersionHeader: the errors of a served version carry it', async 
     app.get('/orders', { apiVersions: '1.0', schema: { querystring: Type.Object({ page: Type.Integer() }) } }, says('orders'))
     app.get('/fails', { apiVersions: '1.0' }, async () => { throw new Error('boom') })
     app.get('/gone', { apiVersions: '1.0' }, async (request, reply) => reply.problem({ status: 410, title: 'Gone' }))
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
   })
   const authorized = { authorization: 'yes' }
   const cases: Array<[string, Record<string, string>, number]> = [
     ['/orders?api-version=1&page=x', authorized, 400],
     ['/fails?api-version=1', authorized, 500],
     ['/gone?api-version=1', authorized, 410],
-    ['/orders?api-version=1&page=1', {}, 401]
+    ['/orders?api-version=1&page=1', {}, 401],
+    // A neutral route reads the version in its own onRequest hook, which the app's answered before.
+    ['/ping?api-version=1', {}, 401]
   ]
   for (const [url, headers, status] of cases) {
     const res = await app.inject({ url, headers })
     t.equal(res.statusCode, status, url)
     t.equal(res.headers[SERVED], '1.0', `${url}: ${status}`)
   }
+  t.equal((await app.inject('/ping')).headers[SERVED], undefined, 'a neutral route\'s 401 to a request of no version')
 })
 
 t.test('servedApiVersionHeader: an assumed default and a selector\'s choice', async t => {
