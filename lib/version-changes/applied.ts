@@ -34,7 +34,7 @@ export function isAppliedTo (rules: object, description: string, request: unknow
   const from = versions?.get(rules)
   if (from === undefined) {
     fail(`: the change ${JSON.stringify(description)} is in no version of the versionChanges option of this request's app, ` +
-      (versions === undefined ? 'which does not register apiVersioning; register it with the change listed under the version that made it' : 'so it has no version to compare the request\'s with; list it there, under the version that made it'))
+      (versions === undefined ? 'where apiVersioning is not registered (not in the scope of the request\'s route); register it there with the change listed under the version that made it' : 'so it has no version to compare the request\'s with; list it there, under the version that made it'))
   }
   const version = request.apiVersion as ApiVersion | null | undefined
   return version == null || from.compareTo(version) <= 0

@@ -67,13 +67,26 @@ t.test('isAppliedTo: each app answers by its own list; a change it does not list
   for (const [app, message] of [
     [unlisted, /^fastify-api-versioning: change\.isAppliedTo\(request\): the change "Searches match whole words\." is in no version of the versionChanges option of this request's app, so it has no version to compare the request's with; list it there, under the version that made it$/],
     [noList, /the change "Searches match whole words\." is in no version of the versionChanges option of this request's app/],
-    [bare, /^fastify-api-versioning: change\.isAppliedTo\(request\): the change "Searches match whole words\." is in no version of the versionChanges option of this request's app, which does not register apiVersioning; register it with the change listed under the version that made it$/]
+    [bare, /^fastify-api-versioning: change\.isAppliedTo\(request\): the change "Searches match whole words\." is in no version of the versionChanges option of this request's app, where apiVersioning is not registered \(not in the scope of the request's route\); register it there with the change listed under the version that made it$/]
   ] as const) {
     // Fastify's default error handler: a 500 whose body carries the code and message.
     const res = await app.inject('/search?api-version=2.0')
     t.equal(res.statusCode, 500)
     t.match(res.json(), { code: 'FST_API_VERSIONING_CHANGE_NOT_LISTED', message }, String(message))
   }
+})
+
+t.test('isAppliedTo: the list of the plugin in the request\'s route\'s scope', async t => {
+  const app = Fastify()
+  await app.register(async api => {
+    await api.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [words, sorted] }, { version: '1.0' }] })
+    api.get('/search', { versionChanges: true }, applied)
+  }, { prefix: '/api' })
+  app.get('/search', applied)
+  t.same((await app.inject('/api/search?api-version=2.0')).json(), { words: true, sorted: true }, 'in its scope')
+  const outside = await app.inject('/search')
+  t.same([outside.statusCode, outside.json().code], [500, 'FST_API_VERSIONING_CHANGE_NOT_LISTED'], 'beside it')
+  t.match(outside.json().message, /where apiVersioning is not registered \(not in the scope of the request's route\)/)
 })
 
 t.test('isAppliedTo needs a request', async t => {
