@@ -43,6 +43,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED'
   /** A request's 500: a version change could not convert it (a migration's result, a request that then fits no schema, a body with no data to convert). */
   | 'FST_API_VERSIONING_CONVERSION_FAILED'
+  /** Thrown by `change.isAppliedTo(request)`: the request's app does not list the change in its versionChanges option (or it is given no request). */
+  | 'FST_API_VERSIONING_CHANGE_NOT_LISTED'
 
 /** `error`, carrying `code`. */
 export function coded<E extends Error> (error: E, code: ApiVersioningErrorCode): E & { code: ApiVersioningErrorCode } {

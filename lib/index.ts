@@ -27,6 +27,7 @@ import { kState } from './state.js'
 import { coded } from './errors.js'
 import { createRequestMetrics } from './telemetry/request-metrics.js'
 import { createTelemetry, startsAtReady, type Telemetry } from './telemetry/telemetry.js'
+import { changeVersions, kChangeVersions } from './version-changes/applied.js'
 import { valueConverter, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 import { createRouteChanges } from './version-changes/route-changes.js'
 import { sharedSchemasOf } from './version-changes/shared-ref.js'
@@ -146,6 +147,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
     return this
   })
   fastify.decorate('convertToApiVersion', valueConverter(options.versionList, shared, fastify))
+  fastify.decorate(kChangeVersions, changeVersions(options.versionList))
   done()
 }
 

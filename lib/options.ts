@@ -77,6 +77,12 @@ export interface ApiVersioningOptions {
   /** Add `apiVersion` to the request's log bindings, so the "request completed" line names the version. Default false. */
   logApiVersion?: boolean
   /**
+   * The name of a response header that says which version served the request (the one asked for, an assumed
+   * default or a selector's choice), as the route declares it, on every response of a route that served one,
+   * errors included; none where no version was served (a version problem). Default none.
+   */
+  servedApiVersionHeader?: string
+  /**
    * Count the requests of versioned and version-neutral routes as OpenTelemetry metrics (`api_version.requests`,
    * meter `fastify-api-versioning`), and name the served version on the request's span (@fastify/otel's, or the
    * active one): `true` with the global meter provider of `@opentelemetry/api` (an optional peer: install it), or
@@ -119,6 +125,8 @@ export interface ResolvedOptions {
   readonly apiVersionSelector: Selector
   readonly now: () => number
   readonly logApiVersion: boolean
+  /** The header that names the version served (`servedApiVersionHeader`), lower-case; null when off. */
+  readonly servedHeader: string | null
   /** The telemetry option, checked; null when off. */
   readonly telemetry: { readonly meterProvider: TelemetryMeterProvider | null } | null
   /** The versionChanges option, checked; null when not given. */
@@ -130,7 +138,7 @@ export interface ResolvedOptions {
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
   'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
-  'apiVersionSelector', 'now', 'logApiVersion', 'telemetry', 'versionChanges', 'versionChangesCompile',
+  'apiVersionSelector', 'now', 'logApiVersion', 'servedApiVersionHeader', 'telemetry', 'versionChanges', 'versionChangesCompile',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -176,6 +184,19 @@ function reportOption (value: unknown): Pick<ResolvedOptions, 'reportApiVersions
   }
   if (names.supportedHeader === names.deprecatedHeader) fail(`reportApiVersions.supportedHeader and deprecatedHeader must be two headers (both are ${JSON.stringify(names.supportedHeader)})`)
   return { reportApiVersions: true, ...names }
+}
+
+// The plugin's own headers are refused whether it reports versions or not: turning reporting on later would make
+// one header say two things.
+function servedHeader (value: unknown, reporting: Pick<ResolvedOptions, 'supportedHeader' | 'deprecatedHeader'>): string | null {
+  if (value === undefined) return null
+  if (typeof value !== 'string' || !TOKEN.test(value)) fail(`servedApiVersionHeader must be a header name, such as 'api-version' or 'x-api-version' (got ${JSON.stringify(value)})`)
+  if (isHttpField(value)) fail(`servedApiVersionHeader must not be ${JSON.stringify(value)}, a header HTTP gives a meaning of its own; name it for the version, such as 'x-api-version'`)
+  const name = value.toLowerCase()
+  for (const [key, what] of [['supportedHeader', 'supported'], ['deprecatedHeader', 'deprecated']] as const) {
+    if (name === reporting[key]) fail(`servedApiVersionHeader must not be ${JSON.stringify(value)}, which the plugin sends the ${what} versions in (reportApiVersions.${key}); name it for the version served, such as 'x-api-version'`)
+  }
+  return name
 }
 
 /** Checks every option, naming the one that is wrong, and fills in the defaults; `warn` hears of options without effect. */
@@ -246,9 +267,12 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
   const assume = boolean(options.assumeDefaultVersionWhenUnspecified, 'assumeDefaultVersionWhenUnspecified')
   if (apiVersionSelector !== 'default' && !assume) warn('fastify-api-versioning: apiVersionSelector is used only with assumeDefaultVersionWhenUnspecified: true')
 
+  // In the order the options were checked before servedApiVersionHeader, which reads reportApiVersions' names.
+  const problemDetails = boolean(options.problemDetails, 'problemDetails')
+  const reporting = reportOption(options.reportApiVersions)
   return Object.freeze({
-    problemDetails: boolean(options.problemDetails, 'problemDetails'),
-    ...reportOption(options.reportApiVersions),
+    problemDetails,
+    ...reporting,
     assumeDefaultVersionWhenUnspecified: assume,
     defaultVersion,
     unsupportedApiVersionStatusCode: status,
@@ -264,6 +288,7 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     apiVersionSelector,
     now,
     logApiVersion: boolean(options.logApiVersion, 'logApiVersion'),
+    servedHeader: servedHeader(options.servedApiVersionHeader, reporting),
     telemetry: resolveTelemetryOption(options.telemetry, fail),
     versionList: resolveVersionList(options.versionChanges),
     compileEagerly: compileWhen(options.versionChangesCompile) === 'eager'

@@ -134,7 +134,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       const counting = metrics?.neutral(route.url, segment, otel) ?? null
       route.onRequest = prepend(hooks.neutral(segment), spanFirst(counting, 'onRequest', route.onRequest))
       route.preParsing = prepend(hooks.neutralCheck, route.preParsing)
-      route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, counting?.onSend ?? null)
+      route.onSend = append(route.onSend, hooks.versionHeaders(null), lifecycle.policyHeaders, logServed, hooks.servedHeader(false, segment, table.forms), counting?.onSend ?? null)
       if (counting !== null) route.onResponse = append(route.onResponse, counting.onResponse)
       route.onSend = spanFirst(counting, 'onSend', route.onSend)
       return
@@ -154,7 +154,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
-    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, inHooks?.onSend ?? null)
+    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, hooks.servedHeader(bound, segment, forms), inHooks?.onSend ?? null)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
     const hiddenCount = metrics?.hidden(route.url) ?? null

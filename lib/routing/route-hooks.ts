@@ -16,6 +16,8 @@ export interface HookOptions extends Pick<ReaderOptions, 'headerNames' | 'mediaT
   readonly supportedHeader: string
   readonly deprecatedHeader: string
   readonly logApiVersion: boolean
+  /** The header that names the version served, lower-case; null when off. */
+  readonly servedHeader: string | null
 }
 
 /**
@@ -136,6 +138,23 @@ export function createRouteHooks (parts: HookParts) {
   }
 
   /**
+   * With `servedApiVersionHeader`, on versioned routes (`bound`: with other constraints, see `versioned`) and neutral
+   * ones: names the version the route serves, as `declared` has it (the versioned route's own forms, or every
+   * declared one for a neutral route), on every response it sends, errors and a response an earlier hook sent
+   * included. The version the router chose, not `request.apiVersion`, which a hook may have changed: the header
+   * says what the logs and metrics say. A neutral route served as no version sends none.
+   */
+  function servedHeader (name: string, bound: boolean, segment: PathSegment | null, declared: ReadonlyMap<string, string>): onSendHookHandler {
+    return function apiVersionServed (request, reply, payload, done) {
+      const raw = request.raw as RawRequest
+      const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
+      const served = bound ? outcome.version : outcome.served
+      if (served !== null) reply.header(name, declared.get(served.key) as string)
+      done(null, payload)
+    }
+  }
+
+  /**
    * A neutral route serves no version, or one that some route declares and that is in force: a version past its
    * enforced sunset is implemented nowhere any more, so it is answered as a version no route declares (with its
    * Sunset and Link), and counted as retired.
@@ -224,6 +243,8 @@ export function createRouteHooks (parts: HookParts) {
     neutralOutcome,
     answerProblem: apiVersionProblem,
     prefixRoot,
+    /** The served version's header hook of a route (see servedHeader); null when the option is off. */
+    servedHeader: (bound: boolean, segment: PathSegment | null, declared: ReadonlyMap<string, string>) => options.servedHeader === null ? null : servedHeader(options.servedHeader, bound, segment, declared),
     /** The media type hook of a versioned route, for its versions' declared forms; null when media types are not read. */
     mediaTypeResponse: (declared: ReadonlyMap<string, string>) => mediaType === null ? null : mediaTypeResponse(mediaType, declared)
   }

@@ -1,6 +1,8 @@
+import type { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
+import { isAppliedTo } from './applied.js'
 
 /**
  * A schema as an instruction names it: the schema object itself, wherever a route's schemas hold it (TypeBox
@@ -86,6 +88,13 @@ type CheckedField<I> = I extends { removed: object }
 export interface VersionChange {
   /** What changed, for clients. */
   readonly description: string
+  /**
+   * Whether the version that serves `request` (`request.apiVersion`) is this change's version or later, in the
+   * `versionChanges` option of the request's app: for a change of behaviour that no instruction can say. True for
+   * a request served as no version (the code is written for the newest). Throws
+   * (`FST_API_VERSIONING_CHANGE_NOT_LISTED`) where the request's app does not list the change.
+   */
+  isAppliedTo (request: { readonly apiVersion: ApiVersion | null, readonly server: object }): boolean
 }
 
 /** A change's instructions, checked. */
@@ -164,8 +173,12 @@ export function versionChange<const F extends readonly FieldInstruction[] = read
     requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`, ['route', 'schema', 'migrate']))),
     responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`)))
   })
-  // A change with no instruction says what changed in behaviour alone (the handler reads request.apiVersion).
-  return Object.freeze(Object.defineProperty({ description }, RULES, { value: rules }))
+  // A change with no instruction says what changed in behaviour alone (the handler asks isAppliedTo). The method is
+  // not enumerable: what a change shows, spread or logged, is its description.
+  return Object.freeze(Object.defineProperties({ description }, {
+    [RULES]: { value: rules },
+    isAppliedTo: { value: function isAppliedToChange (request: unknown): boolean { return isAppliedTo(rules, description, request) } }
+  }) as VersionChange)
 }
 
 /** The rules of a change `versionChange()` made (by either build of the package), or null for anything else. */

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import Fastify from 'fastify'
 import cors from '@fastify/cors'
-import apiVersioning, { ApiVersion } from '../../lib/index.js'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { ApiVersion, versionChange } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
 
 // What the README and the guides state as fact, checked against what the code does.
@@ -79,4 +80,18 @@ t.test('the README\'s OpenAPI section: a snippet that serves the documents and p
   for (const rule of ['**Order.**', '**Protection.**', '**400 bodies.**', '**Media types.**', '**Lifecycle.**', '**Changes.**']) t.match(section, rule, rule)
   for (const word of ['ui.uiHooks', '`hooks`', 'application/problem+json', 'application/json', '406', '415', 'at the root', 'apiVersionChanges()', '/openapi/changes.json', '](docs/openapi.md)']) t.match(section, word, word)
   t.equal((await app.inject('/openapi/changes.json')).statusCode, 200, 'the changes, where the README says')
+})
+
+t.test('the version changes guide\'s isAppliedTo example answers each version as it says', async t => {
+  const guide = read('docs/version-changes.md')
+  const section = guide.slice(guide.indexOf('## A change of behaviour: `isAppliedTo`'), guide.indexOf('## TypeScript'))
+  const snippet = /```js\n([\s\S]*?)```/.exec(section)?.[1] ?? ''
+  t.match(snippet, 'wholeWords.isAppliedTo(request)', 'the guide has the example')
+  const app = Fastify()
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor
+  await new AsyncFunction('app', 'apiVersioning', 'versionChange', 'Type', snippet.replace(/^import .*$/gm, ''))(app, apiVersioning, versionChange, Type)
+  // What the guide says each version gets, after the example.
+  const [, older, newer, body] = /A (\S+) client gets all three products, a (\S+) client `([^`]+)`/.exec(section) ?? []
+  t.same((await app.inject(`/products?q=apple&api-version=${older}`)).json(), ['red apple', 'pineapple', 'apple pie'], older)
+  t.equal((await app.inject(`/products?q=apple&api-version=${newer}`)).body, body, newer)
 })

@@ -103,6 +103,7 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
     problemDetails: true,
     reportApiVersions: true,
     logApiVersion: true,
+    servedApiVersionHeader: 'x-api-version',
     versionReader: { mediaType: true },
     policies: { '1.0': { deprecation: { date: '2026-01-01' } } },
     telemetry: { meterProvider: { getMeter: () => ({ createObservableCounter: () => ({ addCallback () {} }) }) } }
@@ -121,7 +122,7 @@ t.test('every hook the plugin adds has a name, shown by printRoutes', async t =>
   ], 'every app hook named, of both entries')
   const printed = app.printRoutes({ includeHooks: true, commonPrefix: false })
   t.notMatch(printed, /anonymous/, 'no anonymous hook')
-  for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionPolicy', 'apiVersionTelemetry', 'rewriteFastifyError']) {
+  for (const name of ['apiVersionHeaders', 'apiVersionRead', 'apiVersionLog', 'apiVersionNeutral', 'apiVersionNeutralCheck', 'apiVersionProblem', 'apiVersionPrefixRoot', 'apiVersionMediaType', 'apiVersionServed', 'apiVersionPolicy', 'apiVersionTelemetry', 'rewriteFastifyError']) {
     t.match(printed, new RegExp(`\\b${name}\\b`), name)
   }
 })

@@ -92,3 +92,20 @@ t.test('a rename versionChanges declares is one change, as breaking as the older
     { change: 'response 200: required property `code` added', breaking: false }
   ])
 })
+
+t.test('a change of behaviour alone (a description, no instruction) is in the documents and their changes as any change is', async t => {
+  const words = versionChange({ description: 'Searches match whole words.' })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [renamed] }, { version: '2.0', changes: [words] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, { openapi: { info: { title: 'Search', version: 'x', description: 'The search API.' } } })
+  app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: Order } } }, async request => ({ id: 1, createdAt: String(words.isAppliedTo(request)), status: 'open' }))
+  await app.ready()
+  const [pair, next] = app.apiVersionChanges()
+  t.same([pair.from, pair.to, pair.descriptions, pair.changed, pair.added, pair.removed], ['1.0', '2.0', ['Searches match whole words.'], [], [], []], 'its description, and nothing the documents show')
+  t.same(next.descriptions, ["Orders call their creation time 'createdAt' (it was 'created')."])
+  t.equal(documentOf(app, '2.0').info.description, 'The search API.\n\n### Changes since 1.0\n\nSearches match whole words.\n\nNo operation changed.')
+  t.same((await app.inject('/openapi/changes.json')).json()[0].descriptions, ['Searches match whole words.'])
+  t.same(await allProblems(app), [])
+  t.same((await app.inject('/orders/1?api-version=1.0')).json(), { id: 1, created: 'false', status: 'open' })
+  t.same((await app.inject('/orders/1?api-version=2.0')).json(), { id: 1, created: 'true', status: 'open' })
+})

@@ -21,6 +21,8 @@ t.test('versionChange() keeps the description and its instructions, checked and 
     responses: [{ route: 'GET /orders/:id', migrate }, { schema: 'Order', errors: true, migrate }]
   })
   t.same(Object.keys(change), ['description'], 'what users see: the description')
+  t.equal(typeof change.isAppliedTo, 'function', 'and isAppliedTo, not enumerable')
+  t.same({ ...change }, { description: "Orders call their creation time 'createdAt'." })
   t.equal(change.description, "Orders call their creation time 'createdAt'.")
   t.ok(Object.isFrozen(change))
   const rules = rulesOf(change)

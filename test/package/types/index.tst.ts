@@ -23,6 +23,9 @@ describe('the plugin', () => {
   test('options type as declared', () => {
     expect<ApiVersioningOptions['apiVersionSelector']>().type.toBeAssignableFrom<'default' | 'current' | 'lowest'>()
     expect<ApiVersioningOptions>().type.toBeAssignableFrom({ telemetry: false, logApiVersion: true, now: () => 0 })
+    expect<ApiVersioningOptions['servedApiVersionHeader']>().type.toBe<string | undefined>()
+    expect(app.register(apiVersioning, { servedApiVersionHeader: 'x-api-version' })).type.not.toRaiseError()
+    expect(app.register(apiVersioning, { servedApiVersionHeader: true })).type.toRaiseError()
   })
 })
 
@@ -67,5 +70,15 @@ describe('the named exports', () => {
   test('versionChange needs a description', () => {
     expect(versionChange).type.toBeCallableWith({ description: 'Orders have a status.' })
     expect(versionChange).type.not.toBeCallableWith({})
+  })
+
+  test('a change says whether it applies to a request, by its version', () => {
+    const change = versionChange({ description: 'Searches match whole words.' })
+    app.get<{ Querystring: { q: string } }>('/search', { versionChanges: true }, async request => {
+      expect(change.isAppliedTo(request)).type.toBe<boolean>()
+      expect(change.isAppliedTo).type.not.toBeCallableWith(request.raw)
+    })
+    expect(change.isAppliedTo).type.not.toBeCallableWith({})
+    expect(change.isAppliedTo).type.not.toBeCallableWith('GET /search')
   })
 })
