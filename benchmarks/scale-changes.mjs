@@ -129,8 +129,10 @@ const STARTUP_FLAGS = ['--expose-gc']
 // valgrind stretches, and a scavenge or marking a task started in the middle of a request cost 50,000–100,000 a
 // request more in one app's windows than in another's (the hand-written conversion rows, and the newest version of
 // half the apps, of the first runs). Without them a collection comes when allocation calls for it: what a request
-// allocates is paid for in proportion, the same in every run.
-const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+// allocates is paid for in proportion, the same in every run. A major collection's marking then advances only as
+// requests allocate, and one under way when counting began cost 50,000 a request in every window of the largest
+// apps: a full collection (GET /__gc, with --expose-gc) ends it before the first window.
+const VALGRIND_FLAGS = ['--expose-gc', '--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 
 /** Why a process ended before it served: its error's first line, or what stopped it. */
 function failureOf (stderr, code, signal) {
@@ -332,6 +334,11 @@ async function valgrindServer (app) {
     port,
     /** Sends `n` of `which` (uncounted; the instrumentation is off until the first window). */
     warm: (which, req, n) => sendMany(port, agent, which, req, n),
+    /** A full collection (uncounted): no collection under way when the counting starts. */
+    async collect () {
+      const { body } = await send(port, agent, { method: 'GET', path: '/__gc', headers: {} }, true)
+      if (body !== 'collected') throw new Error(`GET /__gc answered ${JSON.stringify(body)}, not a collection`)
+    },
     /** Counts the server's instructions over `n` requests: counters zeroed, the requests, a dump. */
     async window (which, req, n) {
       if (!instrumented) await control('--instr=on')
@@ -378,6 +385,7 @@ function cleanUp (out) {
  */
 async function perRequest (vg, which, req, warm, n) {
   await vg.warm(which, req, warm)
+  await vg.collect()
   const counts = []
   for (let i = 0; i < WINDOWS; i++) counts.push(await vg.window(which, req, n) / n)
   return { value: median(counts), spread: Math.max(...counts) - Math.min(...counts) }
@@ -433,7 +441,7 @@ function renderRequests ({ apps, results }, minutes) {
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
     `table at ${REQUEST_PATHS.toLocaleString('en')} paths (the one-path row at one), each a real server under valgrind (callgrind, ` +
     'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer` and no ' +
-    'collection started by a task, ' +
+    'collection started by a task, a full collection before the first window, ' +
     'fixed seeds, the young generation pinned); a client outside it sends requests one after another on one keep-alive connection, checking every ' +
     `status and the first body of each phase. GET \`/r<mid>/orders/42\`: the newest version after ${WARMUP.toLocaleString('en')} warm-up ` +
     `requests, the median of ${WINDOWS} windows of ${WINDOW.toLocaleString('en')} back to back; then the oldest version's very first request (one, ` +
