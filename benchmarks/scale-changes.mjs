@@ -130,8 +130,9 @@ const STARTUP_FLAGS = ['--expose-gc']
 // request more in one app's windows than in another's (the hand-written conversion rows, and the newest version of
 // half the apps, of the first runs). Without them a collection comes when allocation calls for it: what a request
 // allocates is paid for in proportion, the same in every run. A major collection's marking then advances only as
-// requests allocate, and one under way when counting began cost 50,000 a request in every window of the largest
-// apps: a full collection (GET /__gc, with --expose-gc) ends it before the first window.
+// requests allocate, and one under way when counting began (started by what the app's start left) cost 50,000 a
+// request in every window of the largest apps: a full collection (GET /__gc, with --expose-gc) before the warm-up
+// ends it. (Not after the warm-up: V8 then drops what its JIT learnt, and the windows paid to learn it again.)
 const VALGRIND_FLAGS = ['--expose-gc', '--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 
 /** Why a process ended before it served: its error's first line, or what stopped it. */
@@ -334,7 +335,7 @@ async function valgrindServer (app) {
     port,
     /** Sends `n` of `which` (uncounted; the instrumentation is off until the first window). */
     warm: (which, req, n) => sendMany(port, agent, which, req, n),
-    /** A full collection (uncounted): no collection under way when the counting starts. */
+    /** A full collection (uncounted): none under way, and the start's garbage gone, before a warm-up. */
     async collect () {
       const { body } = await send(port, agent, { method: 'GET', path: '/__gc', headers: {} }, true)
       if (body !== 'collected') throw new Error(`GET /__gc answered ${JSON.stringify(body)}, not a collection`)
@@ -384,8 +385,8 @@ function cleanUp (out) {
  * apart. Targets of a few hundred want instructions.mjs's longer runs (20,000 and 40,000 requests).
  */
 async function perRequest (vg, which, req, warm, n) {
-  await vg.warm(which, req, warm)
   await vg.collect()
+  await vg.warm(which, req, warm)
   const counts = []
   for (let i = 0; i < WINDOWS; i++) counts.push(await vg.window(which, req, n) / n)
   return { value: median(counts), spread: Math.max(...counts) - Math.min(...counts) }
@@ -441,7 +442,7 @@ function renderRequests ({ apps, results }, minutes) {
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
     `table at ${REQUEST_PATHS.toLocaleString('en')} paths (the one-path row at one), each a real server under valgrind (callgrind, ` +
     'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer` and no ' +
-    'collection started by a task, a full collection before the first window, ' +
+    'collection started by a task, a full collection before each warm-up, ' +
     'fixed seeds, the young generation pinned); a client outside it sends requests one after another on one keep-alive connection, checking every ' +
     `status and the first body of each phase. GET \`/r<mid>/orders/42\`: the newest version after ${WARMUP.toLocaleString('en')} warm-up ` +
     `requests, the median of ${WINDOWS} windows of ${WINDOW.toLocaleString('en')} back to back; then the oldest version's very first request (one, ` +
