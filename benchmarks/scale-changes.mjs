@@ -130,10 +130,10 @@ const STARTUP_FLAGS = ['--expose-gc']
 // request more in one app's windows than in another's (the hand-written conversion rows, and the newest version of
 // half the apps, of the first runs). Without them a collection comes when allocation calls for it: what a request
 // allocates is paid for in proportion, the same in every run. A major collection's marking then advances only as
-// requests allocate, and one under way when counting began (started by what the app's start left) cost 50,000 a
-// request in every window of the largest apps: a full collection (GET /__gc, with --expose-gc) before the warm-up
-// ends it. (Not after the warm-up: V8 then drops what its JIT learnt, and the windows paid to learn it again.)
-const VALGRIND_FLAGS = ['--expose-gc', '--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
+// requests allocate: in the largest apps one that their start began is under way in every window (50,000 a
+// request, and write barriers that cost more while it lasts), which the collector column shows. (A full collection
+// before counting made it worse: V8 then set its limits low and marked again and again.)
+const VALGRIND_FLAGS = ['--single-threaded', '--predictable', '--no-memory-reducer', '--no-minor-gc-task', '--no-incremental-marking-task', '--hash-seed=1', '--random-seed=1', '--min-semi-space-size=16', '--max-semi-space-size=16']
 
 /** Why a process ended before it served: its error's first line, or what stopped it. */
 function failureOf (stderr, code, signal) {
@@ -335,12 +335,7 @@ async function valgrindServer (app) {
     port,
     /** Sends `n` of `which` (uncounted; the instrumentation is off until the first window). */
     warm: (which, req, n) => sendMany(port, agent, which, req, n),
-    /** A full collection (uncounted): none under way, and the start's garbage gone, before a warm-up. */
-    async collect () {
-      const { body } = await send(port, agent, { method: 'GET', path: '/__gc', headers: {} }, true)
-      if (body !== 'collected') throw new Error(`GET /__gc answered ${JSON.stringify(body)}, not a collection`)
-    },
-    /** Counts the server's instructions over `n` requests: counters zeroed, the requests, a dump. */
+    /** Counts the server's instructions over `n` requests (counters zeroed, the requests, a dump): `{ total, collector }`. */
     async window (which, req, n) {
       if (!instrumented) await control('--instr=on')
       instrumented = true
@@ -348,7 +343,7 @@ async function valgrindServer (app) {
       await sendMany(port, agent, which, req, n)
       await control('--dump')
       dumps++
-      return totalsOf(`${out}.${dumps}`)
+      return countsOf(`${out}.${dumps}`)
     },
     async close () {
       const exited = once(child, 'exit')
@@ -365,11 +360,20 @@ async function valgrindServer (app) {
   }
 }
 
-function totalsOf (file) {
-  const text = readFileSync(file, 'utf8')
-  const m = /^(?:totals|summary): (\d+)/m.exec(text)
+// What V8's collector costs in a dump, as callgrind_annotate --inclusive names it: collections (a scavenge, a
+// mark-compact's end), and the steps of a major collection's marking that allocation runs.
+const COLLECTOR = [
+  /^\s*([\d,]+) \([^)]*\)\s+\?\?\?:v8::internal::Heap::CollectGarbage\(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags\) \[/m,
+  /^\s*([\d,]+) \([^)]*\)\s+\?\?\?:v8::internal::IncrementalMarking::Observer::Step\(/m
+]
+
+/** A dump's instructions: `{ total, collector }` (see COLLECTOR). */
+async function countsOf (file) {
+  const m = /^(?:totals|summary): (\d+)/m.exec(readFileSync(file, 'utf8'))
   if (m === null) throw new Error(`no totals in ${file}`)
-  return Number(m[1])
+  const { stdout } = await run('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { maxBuffer: 256 * 2 ** 20 })
+  const collector = COLLECTOR.reduce((sum, pattern) => sum + Number(pattern.exec(stdout)?.[1].replaceAll(',', '') ?? 0), 0)
+  return { total: Number(m[1]), collector }
 }
 
 function cleanUp (out) {
@@ -385,11 +389,15 @@ function cleanUp (out) {
  * apart. Targets of a few hundred want instructions.mjs's longer runs (20,000 and 40,000 requests).
  */
 async function perRequest (vg, which, req, warm, n) {
-  await vg.collect()
   await vg.warm(which, req, warm)
   const counts = []
-  for (let i = 0; i < WINDOWS; i++) counts.push(await vg.window(which, req, n) / n)
-  return { value: median(counts), spread: Math.max(...counts) - Math.min(...counts) }
+  const collector = []
+  for (let i = 0; i < WINDOWS; i++) {
+    const window = await vg.window(which, req, n)
+    counts.push(window.total / n)
+    collector.push(window.collector / n)
+  }
+  return { value: median(counts), spread: Math.max(...counts) - Math.min(...counts), collector: median(collector) }
 }
 
 /** Runs `task` over `items`, two at a time (instructions do not depend on what else runs). */
@@ -419,7 +427,7 @@ async function requestsPart () {
       r.newest = await perRequest(vg, 'get', newest.get, WARMUP, WINDOW)
       if (hasOldest(app)) {
         const oldest = requestsFor(app, app.versions - 1)
-        r.first = await vg.window('get', oldest.get, 1)
+        r.first = (await vg.window('get', oldest.get, 1)).total
         r.oldest = await perRequest(vg, 'get', oldest.get, WARMUP, WINDOW)
       }
       await vg.close()
@@ -442,24 +450,26 @@ function renderRequests ({ apps, results }, minutes) {
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
     `table at ${REQUEST_PATHS.toLocaleString('en')} paths (the one-path row at one), each a real server under valgrind (callgrind, ` +
     'instrumentation off until the first counted window; Node with `--single-threaded --predictable --no-memory-reducer` and no ' +
-    'collection started by a task, a full collection before each warm-up, ' +
+    'collection started by a task, ' +
     'fixed seeds, the young generation pinned); a client outside it sends requests one after another on one keep-alive connection, checking every ' +
     `status and the first body of each phase. GET \`/r<mid>/orders/42\`: the newest version after ${WARMUP.toLocaleString('en')} warm-up ` +
     `requests, the median of ${WINDOWS} windows of ${WINDOW.toLocaleString('en')} back to back; then the oldest version's very first request (one, ` +
     'counted alone: what a version whose work waits for its first request pays), then the oldest after a warm-up of its own. ' +
     '**Δ newest** is over the ordinary `apiVersions` route serving the newest version; **oldest − newest** is what the old version\'s ' +
-    'conversion costs in that app; the spread is the largest minus the smallest window.', '')
-  out.push('| app | paths × versions | newest | Δ newest vs ordinary | oldest, first request | oldest | oldest − newest | spread (newest / oldest) |')
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|')
+    'conversion costs in that app; the spread is the largest minus the smallest window; **collector**, the share of V8\'s collector in a ' +
+    'request (collections and a major collection\'s marking steps, newest / oldest), which is high where a marking is under way.', '')
+  out.push('| app | paths × versions | newest | Δ newest vs ordinary | oldest, first request | oldest | oldest − newest | spread (newest / oldest) | collector (newest / oldest) |')
+  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|')
   for (const app of apps) {
     const r = results.get(app.id)
     if (r === undefined) continue
     if (r.failure !== undefined) {
-      out.push(`| ${app.what} | ${sizeOf(app)} | ${r.failure} | | | | | |`)
+      out.push(`| ${app.what} | ${sizeOf(app)} | ${r.failure} | | | | | | |`)
       continue
     }
     out.push(`| ${app.what} | ${sizeOf(app)} | ${n(r.newest.value)} | ${app.id === 'ordinary' || ordinary === undefined ? '' : signed(r.newest.value - ordinary)} | ` +
-      `${n(r.first)} | ${n(r.oldest?.value)} | ${r.oldest ? signed(r.oldest.value - r.newest.value) : ''} | ${n(r.newest.spread)}${r.oldest ? ` / ${n(r.oldest.spread)}` : ''} |`)
+      `${n(r.first)} | ${n(r.oldest?.value)} | ${r.oldest ? signed(r.oldest.value - r.newest.value) : ''} | ${n(r.newest.spread)}${r.oldest ? ` / ${n(r.oldest.spread)}` : ''} | ` +
+      `${n(r.newest.collector)}${r.oldest ? ` / ${n(r.oldest.collector)}` : ''} |`)
   }
   out.push('')
   out.push(`- Machine: ${describeMachine()}; valgrind, two servers at a time; ${minutes.toFixed(1)} min in all (${new Date().toISOString().slice(0, 10)}).`)
@@ -532,20 +542,21 @@ function renderConversions ({ rows, results }, minutes) {
     `of ${LINES_WINDOW} (a request there is ~100× longer). **Extra** is over the ordinary \`apiVersions\` route serving the newest version with ` +
     'the same request. The hand-written rows are ordinary versioned routes, one per version with that version\'s schemas, whose ' +
     'handler converts by hand: one converter from the newest naming every field, a converter per step naming every field (chained), ' +
-    'or rest/spread (`const { a, ...rest } = o; return { ...rest, a_1: a, lines: o.lines.map(...) }`), one or chained.', '')
-  out.push('| row | id | instructions per request | extra | per item | spread | the issue\'s row |')
-  out.push('|---|---|---:|---:|---:|---:|---|')
+    'or rest/spread (`const { a, ...rest } = o; return { ...rest, a_1: a, lines: o.lines.map(...) }`), one or chained. **Collector**: ' +
+    'as in the requests part.', '')
+  out.push('| row | id | instructions per request | extra | per item | spread | collector | the issue\'s row |')
+  out.push('|---|---|---:|---:|---:|---:|---:|---|')
   for (const row of rows) {
     const r = results.get(row.id)
     if (r === undefined) continue
     if (r.failure !== undefined) {
-      out.push(`| ${row.what} | \`${row.id}\` | ${r.failure} | | | | |`)
+      out.push(`| ${row.what} | \`${row.id}\` | ${r.failure} | | | | | |`)
       continue
     }
     const b = base(row)
     const extra = row.id.endsWith('-base') || b === undefined ? undefined : r.value - b
     const perItem = row.request === 'lines' && extra !== undefined ? (extra / LINES_ROUTE_ITEMS).toFixed(0) : ''
-    out.push(`| ${row.what} | \`${row.id}\` | ${n(r.value)} | ${signed(extra)} | ${perItem} | ${n(r.spread)} | ${ISSUE_ROWS[row.id] ?? ''} |`)
+    out.push(`| ${row.what} | \`${row.id}\` | ${n(r.value)} | ${signed(extra)} | ${perItem} | ${n(r.spread)} | ${n(r.collector)} | ${ISSUE_ROWS[row.id] ?? ''} |`)
   }
   out.push('')
   out.push(`- Machine: ${describeMachine()}; valgrind, two servers at a time; ${minutes.toFixed(1)} min in all (${new Date().toISOString().slice(0, 10)}).`)
