@@ -53,6 +53,13 @@ export class VersionOutcome {
   logged = false
   /** Telemetry has counted the request (see telemetry/request-metrics.ts). */
   counted = false
+  /**
+   * For an older version of a `versionChanges` route (version-changes/older-route.ts): its response was converted
+   * and written as the version's, and the error its route was sent, if any. Kept here, where its hooks read the
+   * version, not in a WeakMap by reply: that costs ~3,000 instructions a request.
+   */
+  converted = false
+  thrown: Error | null = null
 
   /**
    * Adds one raw value that the reader `from` read: from a header or media type, its characters are the header's
