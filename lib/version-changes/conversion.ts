@@ -165,10 +165,14 @@ interface NamesRun {
   readonly steps: NamesStep[]
   readonly interpreted: Array<(box: { value: unknown }, key: string) => void>
   readonly compiled: Map<string, ((value: unknown) => unknown) | null>
+  // The status of the last response through the run, and its key: a route answers one status again and again, and
+  // finding a key makes a string of the status each time.
+  status: number
+  statusKey: string | undefined
 }
 
 function namesRun (start: number): NamesRun {
-  return { start, steps: [], interpreted: [], compiled: new Map() }
+  return { start, steps: [], interpreted: [], compiled: new Map(), status: -1, statusKey: undefined }
 }
 
 // The value through a run: its compiled pass for the part or status key, else each step's walk.
@@ -253,8 +257,13 @@ function downward (plan: StepPlan, ks: readonly number[]): Down {
   }
   const rename = (run: NamesRun, status: number, value: unknown): unknown => {
     const responses = plan.schemas[run.start].response
-    const key = responses === undefined ? undefined : keyFor(responses, status)
-    return key === undefined ? value : throughRun(run, key, responses?.get(key), value, plan)
+    if (responses === undefined) return value
+    if (status !== run.status) {
+      run.statusKey = keyFor(responses, status)
+      run.status = status
+    }
+    const key = run.statusKey
+    return key === undefined ? value : throughRun(run, key, responses.get(key), value, plan)
   }
   if (!program.some(entry => !('steps' in entry))) {
     return (reply, body) => {

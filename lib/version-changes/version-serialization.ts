@@ -32,24 +32,37 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
       }
     }
   }
-  return Object.assign(function serializerOf (reply: FastifyReply): Serialize | null {
-    // Its keys are lower case, as Fastify reads a route's (`2XX` is `2xx`).
-    const key = keyFor(byKey, reply.statusCode)
-    if (key === undefined) return null
-    let schema = byKey.get(key)
-    let mediaType: string | undefined
-    if (isObject(schema) && isObject(schema.content)) {
-      const content: Record<string, unknown> = schema.content
-      const type = String(reply.getHeader('content-type')).split(';', 1)[0]
-      mediaType = Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
-      if (mediaType === undefined) return null
-      schema = (content[mediaType] as { schema?: unknown }).schema
-    }
+  const compiledFor = (reply: FastifyReply, schema: unknown, key: string, mediaType: string | undefined): Serialize => {
     let serialize = compiled.get(schema)
     if (serialize === undefined) {
       serialize = reply.compileSerializationSchema(schema as Record<string, unknown>, key, mediaType) as Serialize
       compiled.set(schema, serialize)
     }
     return serialize
+  }
+  // The serializer of the last status asked for, where the schema has no media types: a route answers one status
+  // again and again, and finding its key makes a string of the status each time.
+  let lastStatus = -1
+  let last: Serialize | null = null
+  const remember = (status: number, serialize: Serialize | null): Serialize | null => {
+    lastStatus = status
+    last = serialize
+    return serialize
+  }
+  return Object.assign(function serializerOf (reply: FastifyReply): Serialize | null {
+    const status = reply.statusCode
+    if (status === lastStatus) return last
+    // Its keys are lower case, as Fastify reads a route's (`2XX` is `2xx`).
+    const key = keyFor(byKey, status)
+    if (key === undefined) return remember(status, null)
+    const schema = byKey.get(key)
+    if (isObject(schema) && isObject(schema.content)) {
+      const content: Record<string, unknown> = schema.content
+      const type = String(reply.getHeader('content-type')).split(';', 1)[0]
+      const mediaType = Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
+      if (mediaType === undefined) return null
+      return compiledFor(reply, (content[mediaType] as { schema?: unknown }).schema, key, mediaType)
+    }
+    return remember(status, compiledFor(reply, schema, key, undefined))
   }, { compile })
 }
