@@ -71,6 +71,29 @@ t.test('attachValidation, a route\'s and a server\'s schemaErrorFormatter, a val
   t.same([thrown.statusCode, thrown.json().message], [500, 'the validator broke'])
 })
 
+t.test('an async validator of an older version: the request it takes is served, the one it rejects answered 400', async t => {
+  const seen: unknown[] = []
+  const server = await app(server => {
+    // As an Ajv `$async` schema's validator: resolves with the data, rejects with the error (Fastify's types want
+    // its SafePromiseLike).
+    const validatorCompiler = (() => Object.assign(async (data: { title?: unknown }) => {
+      if (typeof data?.title !== 'string') throw Object.assign(new Error('body/title must be a string'), { validation: [] })
+      return data
+    }, { $async: true })) as never
+    server.post('/later', { versionChanges: true, schema: { body: Thing }, validatorCompiler }, async request => {
+      seen.push(request.body)
+      return 'ok'
+    })
+    server.post('/attached-later', { versionChanges: true, attachValidation: true, schema: { body: Thing }, validatorCompiler }, async request => request.validationError?.message ?? 'none')
+  })
+  const post = async (url: string, payload: object) => await server.inject({ method: 'POST', url: `${url}?api-version=1.0`, payload })
+  const taken = await post('/later', { id: 1, title: 'old' })
+  t.same([taken.statusCode, taken.body, seen], [200, 'ok', [{ id: 1, name: 'old' }]], 'validated, then converted up')
+  const rejected = await post('/later', { id: 1, title: 5 })
+  t.same([rejected.statusCode, rejected.json().message], [400, 'body/title must be a string'])
+  t.equal((await post('/attached-later', { id: 1 })).body, 'body/title must be a string', 'given to the handler')
+})
+
 t.test('an older response written with its version\'s schema: by status, class and media type; an error Fastify writes, shaped as the newest writes it', async t => {
   const Missing = Type.Object({ code: Type.String(), message: Type.String() })
   const server = await app(server => {
