@@ -266,6 +266,25 @@ async function startupPart () {
   return { apps, samples }
 }
 
+// A count as the tables write it ('' for none), and a difference, with its sign.
+const count = v => v === undefined ? '' : Math.round(v).toLocaleString('en')
+const signed = v => v === undefined ? '' : `${v < 0 ? '−' : '+'}${count(Math.abs(v))}`
+
+/**
+ * The rows of a table of counts: its header and alignment rows, then a row an item measured, in order (none for
+ * an item not run); a failure writes the item's first cells (`lead`), then why, the other cells empty.
+ */
+function countedRows (header, align, items, results, lead, cells) {
+  const out = [`| ${header.join(' | ')} |`, `|${align.join('|')}|`]
+  for (const item of items) {
+    const r = results.get(item.id)
+    if (r === undefined) continue
+    const row = r.failure === undefined ? cells(item, r) : [...lead(item), r.failure]
+    out.push(`| ${[...row, ...Array(header.length - row.length).fill('')].join(' | ')} |`)
+  }
+  return out
+}
+
 function renderStartup ({ apps, samples }, minutes) {
   const f = id => {
     const s = samples.get(id)
@@ -273,7 +292,6 @@ function renderStartup ({ apps, samples }, minutes) {
     return { ...s, cpuMs: median(s.cpuMs), wallMs: median(s.wallMs), heapMB: median(s.heapMB), runs: s.cpuMs.length, newest: median(s.first.newest), oldest: s.first.oldest.length ? median(s.first.oldest) : undefined, next: s.first.next.length ? median(s.first.next) : undefined, post: s.first.post.length ? median(s.first.post) : undefined }
   }
   const ms = n => n === undefined ? '' : n.toFixed(n < 10 ? 1 : 0)
-  const grouped = n => Math.round(n).toLocaleString('en')
   const out = ['## Start-up and memory (#36)', '']
   out.push('Written by `node benchmarks/scale-changes.mjs` (its startup part) between the startup markers. Each start is a fresh ' +
     '`node --expose-gc` process (servers/scale-changes.mjs) that imports Fastify and the app\'s modules (the plugin\'s too, for its ' +
@@ -294,7 +312,7 @@ function renderStartup ({ apps, samples }, minutes) {
       continue
     }
     const times = (a, b) => b === undefined ? '' : `${(a / b).toFixed(2)}×`
-    out.push(`| ${app.what} | ${sizeOf(app)} | ${r.runs} | ${grouped(r.routes)} | ${grouped(r.cpuMs)} | ${times(r.cpuMs, dispatch?.cpuMs)} | ${r.heapMB.toFixed(1)} | ${times(r.heapMB, dispatch?.heapMB)} | ` +
+    out.push(`| ${app.what} | ${sizeOf(app)} | ${r.runs} | ${count(r.routes)} | ${count(r.cpuMs)} | ${times(r.cpuMs, dispatch?.cpuMs)} | ${r.heapMB.toFixed(1)} | ${times(r.heapMB, dispatch?.heapMB)} | ` +
       `${ms(r.newest)} | ${ms(r.oldest)} | ${ms(r.next)} | ${ms(r.post)} |`)
   }
   out.push('')
@@ -443,8 +461,6 @@ async function requestsPart () {
 }
 
 function renderRequests ({ apps, results }, minutes) {
-  const n = v => v === undefined ? '' : Math.round(v).toLocaleString('en')
-  const signed = v => v === undefined ? '' : `${v < 0 ? '−' : '+'}${Math.round(Math.abs(v)).toLocaleString('en')}`
   const ordinary = results.get('ordinary')?.newest?.value
   const out = ['## Requests (#36): server instructions per request over real HTTP', '']
   out.push('Written by `node benchmarks/scale-changes.mjs` (its requests part) between the requests markers. The apps of the start-up ' +
@@ -458,19 +474,13 @@ function renderRequests ({ apps, results }, minutes) {
     '**Δ newest** is over the ordinary `apiVersions` route serving the newest version; **oldest − newest** is what the old version\'s ' +
     'conversion costs in that app; the spread is the largest minus the smallest window; **collector**, the share of V8\'s collector in a ' +
     'request (collections and a major collection\'s marking steps, newest / oldest), which is high where a marking is under way.', '')
-  out.push('| app | paths × versions | newest | Δ newest vs ordinary | oldest, first request | oldest | oldest − newest | spread (newest / oldest) | collector (newest / oldest) |')
-  out.push('|---|---|---:|---:|---:|---:|---:|---:|---:|')
-  for (const app of apps) {
-    const r = results.get(app.id)
-    if (r === undefined) continue
-    if (r.failure !== undefined) {
-      out.push(`| ${app.what} | ${sizeOf(app)} | ${r.failure} | | | | | | |`)
-      continue
-    }
-    out.push(`| ${app.what} | ${sizeOf(app)} | ${n(r.newest.value)} | ${app.id === 'ordinary' || ordinary === undefined ? '' : signed(r.newest.value - ordinary)} | ` +
-      `${n(r.first)} | ${n(r.oldest?.value)} | ${r.oldest ? signed(r.oldest.value - r.newest.value) : ''} | ${n(r.newest.spread)}${r.oldest ? ` / ${n(r.oldest.spread)}` : ''} | ` +
-      `${n(r.newest.collector)}${r.oldest ? ` / ${n(r.oldest.collector)}` : ''} |`)
-  }
+  out.push(...countedRows(
+    ['app', 'paths × versions', 'newest', 'Δ newest vs ordinary', 'oldest, first request', 'oldest', 'oldest − newest', 'spread (newest / oldest)', 'collector (newest / oldest)'],
+    ['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:'], apps, results,
+    app => [app.what, sizeOf(app)],
+    (app, r) => [app.what, sizeOf(app), count(r.newest.value), app.id === 'ordinary' || ordinary === undefined ? '' : signed(r.newest.value - ordinary),
+      count(r.first), count(r.oldest?.value), r.oldest ? signed(r.oldest.value - r.newest.value) : '',
+      `${count(r.newest.spread)}${r.oldest ? ` / ${count(r.oldest.spread)}` : ''}`, `${count(r.newest.collector)}${r.oldest ? ` / ${count(r.oldest.collector)}` : ''}`]))
   out.push('')
   out.push(`- Machine: ${describeMachine()}; valgrind, two servers at a time; ${minutes.toFixed(1)} min in all (${new Date().toISOString().slice(0, 10)}).`)
   return out.join('\n')
@@ -528,8 +538,6 @@ const ISSUE_ROWS = {
 }
 
 function renderConversions ({ rows, results }, minutes) {
-  const n = v => v === undefined ? '' : Math.round(v).toLocaleString('en')
-  const signed = v => v === undefined ? '' : `${v < 0 ? '−' : '+'}${Math.round(Math.abs(v)).toLocaleString('en')}`
   const base = row => results.get(`${row.request}-base`)?.value
   const out = ['## Conversions (#38): server instructions per request over real HTTP', '']
   out.push('Written by `node benchmarks/scale-changes.mjs conversions` between the conversions markers. One app of one path and 11 ' +
@@ -544,20 +552,16 @@ function renderConversions ({ rows, results }, minutes) {
     'handler converts by hand: one converter from the newest naming every field, a converter per step naming every field (chained), ' +
     'or rest/spread (`const { a, ...rest } = o; return { ...rest, a_1: a, lines: o.lines.map(...) }`), one or chained. **Collector**: ' +
     'as in the requests part.', '')
-  out.push('| row | id | instructions per request | extra | per item | spread | collector | the issue\'s row |')
-  out.push('|---|---|---:|---:|---:|---:|---:|---|')
-  for (const row of rows) {
-    const r = results.get(row.id)
-    if (r === undefined) continue
-    if (r.failure !== undefined) {
-      out.push(`| ${row.what} | \`${row.id}\` | ${r.failure} | | | | | |`)
-      continue
-    }
-    const b = base(row)
-    const extra = row.id.endsWith('-base') || b === undefined ? undefined : r.value - b
-    const perItem = row.request === 'lines' && extra !== undefined ? (extra / LINES_ROUTE_ITEMS).toFixed(0) : ''
-    out.push(`| ${row.what} | \`${row.id}\` | ${n(r.value)} | ${signed(extra)} | ${perItem} | ${n(r.spread)} | ${n(r.collector)} | ${ISSUE_ROWS[row.id] ?? ''} |`)
-  }
+  out.push(...countedRows(
+    ['row', 'id', 'instructions per request', 'extra', 'per item', 'spread', 'collector', 'the issue\'s row'],
+    ['---', '---', '---:', '---:', '---:', '---:', '---:', '---'], rows, results,
+    row => [row.what, `\`${row.id}\``],
+    (row, r) => {
+      const b = base(row)
+      const extra = row.id.endsWith('-base') || b === undefined ? undefined : r.value - b
+      const perItem = row.request === 'lines' && extra !== undefined ? (extra / LINES_ROUTE_ITEMS).toFixed(0) : ''
+      return [row.what, `\`${row.id}\``, count(r.value), signed(extra), perItem, count(r.spread), count(r.collector), ISSUE_ROWS[row.id] ?? '']
+    }))
   out.push('')
   out.push(`- Machine: ${describeMachine()}; valgrind, two servers at a time; ${minutes.toFixed(1)} min in all (${new Date().toISOString().slice(0, 10)}).`)
   return out.join('\n')
@@ -596,17 +600,16 @@ function scaleTargets (startup, requests) {
       `apps run at ${REQUEST_PATHS.toLocaleString('en')} paths here)`
     // No regression is the point: a newest version cheaper than the ordinary route holds (the windows' spread is ~2,000).
     const delta = c?.newest === undefined || o === undefined ? undefined : c.newest.value - o
-    out.push([newestTarget, delta === undefined ? verdict(undefined) : verdict(delta <= 300, `${delta < 0 ? '−' : '+'}${Math.abs(Math.round(delta))} at 10 versions${delta < -300 ? ', cheaper' : ''}`)])
+    out.push([newestTarget, delta === undefined ? verdict(undefined) : verdict(delta <= 300, `${signed(delta)} at 10 versions${delta < -300 ? ', cheaper' : ''}`)])
     const hand = r('routes-10')
     const ours = c?.oldest && c.oldest.value - c.newest.value
     const theirs = hand?.oldest && hand.oldest.value - hand.newest.value
-    const grouped = v => Math.round(v).toLocaleString('en')
     const handTarget = '#36: an old version\'s conversion at or below converting by hand through the same steps (oldest − newest, ' +
       '10 versions: the plugin against the route-per-version app, which chains a converter naming every field per step)'
-    out.push([handTarget, ours && theirs ? verdict(ours <= theirs, `${grouped(ours)} against ${grouped(theirs)}: ${x(ours, theirs)}×`) : verdict(undefined)])
+    out.push([handTarget, ours && theirs ? verdict(ours <= theirs, `${count(ours)} against ${count(theirs)}: ${x(ours, theirs)}×`) : verdict(undefined)])
     const firsts = APPS.filter(app => app.kind === 'changes' && r(app.id)?.first !== undefined)
     out.push(['#36: the first request of an old version (where its work is deferred) measured and stated',
-      firsts.length ? `measured: ${firsts.map(app => `${app.id} ${Math.round(r(app.id).first).toLocaleString('en')} instructions`).join(', ')}; wall times in the start-up table` : verdict(undefined)])
+      firsts.length ? `measured: ${firsts.map(app => `${app.id} ${count(r(app.id).first)} instructions`).join(', ')}; wall times in the start-up table` : verdict(undefined)])
   }
   return out
 }
