@@ -49,6 +49,11 @@ export class VersionOutcome {
   error: Error | null = null
   /** The version is implemented where the request was routed, but its enforced sunset has passed. */
   retired = false
+  /**
+   * The router sent the request to the route that answers version problems there: the hidden route, or a
+   * `versionChanges` route that answers its own (see routing/constraint.ts, kAnswers).
+   */
+  fallback = false
   /** The served version is in the request's log bindings (`logApiVersion`). */
   logged = false
   /** Telemetry has counted the request (see telemetry/request-metrics.ts). */
@@ -60,6 +65,8 @@ export class VersionOutcome {
    */
   converted = false
   thrown: Error | null = null
+  /** Its own validation error, where the route attaches it (`attachValidation`) and also serves the newest version. */
+  invalid: Error | null = null
 
   /**
    * Adds one raw value that the reader `from` read: from a header or media type, its characters are the header's

@@ -31,6 +31,13 @@ export const kSegment = Symbol.for('fastify-api-versioning.segment')
  */
 export const kCount = Symbol.for('fastify-api-versioning.count')
 
+/**
+ * Set on the versions of a `versionChanges` route that answers its own version problems: it is the one route of
+ * its method and path, so it takes the requests a hidden route would, and no hidden route is made beside it (a
+ * Fastify route costs start-up time and memory: a thousand paths were five thousand routes).
+ */
+export const kAnswers = Symbol.for('fastify-api-versioning.answers')
+
 /** Counts a request the store sends to a route, served as `version` (see kCount). */
 export type CountServed = (req: IncomingMessage, outcome: VersionOutcome, version: ApiVersion) => void
 // Routes of one router node whose paths read the version from different texts: the router is asked.
@@ -115,7 +122,10 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
           const req = value as IncomingMessage
           const outcome = read(req, segment)
           // The app's reader failed: the hidden route answers with its error.
-          if (outcome.error !== null) return fallback
+          if (outcome.error !== null) {
+            outcome.fallback = true
+            return fallback
+          }
           let version = outcome.version
           if (outcome.kind === NONE && select !== null) version = outcome.version = select(req, node, outcome)
           let bits = lastBits
@@ -131,6 +141,7 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
           }
           if (bits === undefined) {
             if (fallback !== 0 && unbound !== 0) outcome.served = version
+            outcome.fallback = true
             return fallback
           }
           if ((bits & unbound) !== 0) {
@@ -146,6 +157,7 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
           if (typeof value === 'string') fallback = bits
           else {
             if ((value as { [kBound]?: true })[kBound] !== true) unbound |= bits
+            if ((value as { [kAnswers]?: true })[kAnswers] === true) fallback = bits
             id += `\n${bits} ${value.join(',')}`
             let state = built.get(id)
             if (state === undefined) built.set(id, state = withRoute({ byKey, node }, value, bits))

@@ -2,12 +2,12 @@ import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHa
 import type { ApiVersion } from '../api-version.js'
 import type { ReaderOptions } from '../request/request-reader.js'
 import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
-import { DEPRECATED, IN_PATH, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
+import { DEPRECATED, IN_PATH, kAnswers, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { declaredText } from './declared-version.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
-import { CHANGES_OPTION, type RouteChanges } from './route-changes.js'
+import { CHANGES_OPTION, kServesAll, type DocumentedShape, type RouteChanges } from './route-changes.js'
 import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
 import type { HookOptions, RouteHooks } from './route-hooks.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
@@ -68,19 +68,39 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     return allowed.schema
   }
 
+  // A route's `allow` for the versionChanges option (see RouteChanges.expand). Made apart, as each closure below:
+  // closures made in apiVersioningRoute would keep all its locals, the route's options among them, for as long as
+  // the shapes of a route keep one.
+  function allowing (instance: FastifyInstance, url: string, label: string): (schema: FastifySchema | undefined) => FastifySchema | undefined {
+    return schema => allowedSchema(instance, schema, url, label)
+  }
+
+  // The routes only the documents have, one a shape of a versionChanges route's older versions.
+  function documentedRoutes (instance: FastifyInstance, route: DeclaredRoute, shapes: () => readonly DocumentedShape[], label: string, inPath: boolean, pathKey: string): () => DeclaredRoute[] {
+    return () => shapes().map(shape => {
+      const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
+      return { ...route, schema: allowedSchema(instance, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
+    })
+  }
+
   // By method and path, for telemetry: whether a versioned route there has other constraints, and what moves the
   // counting of those without into their hooks (see countsAtRouting).
   const countPlaces = new Map<string, { bound: boolean, demote: Array<() => void> }>()
 
   function apiVersioningRoute (this: FastifyInstance, route: DeclaredRoute): void {
     // Written for the newest version of versionChanges: now its routes of each shape, this one the newest.
-    if ((route as unknown as Record<string, unknown>)[CHANGES_OPTION] !== undefined) {
-      changes.expand(this, route, schema => allowedSchema(this, schema, route.url, `${String(route.method)} ${route.url}`))
-    }
-    const methods = Array.isArray(route.method) ? route.method : [route.method]
     const pathKey = routePathKey(route.url, router)
     const { [STRATEGY]: own, ...others } = route.constraints ?? {}
     const constraintsKey = constraintKey(others)
+    const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
+    const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
+    if ((route as unknown as Record<string, unknown>)[CHANGES_OPTION] !== undefined) {
+      // Alone on its method and path, it answers its own version problems, unless finding the route takes the hidden
+      // route's matching: other constraints, the version in the path, a prefix's root (see hiddenRoute).
+      const alone = constraintsKey === '' && !inPath && !atPrefixRoot
+      changes.expand(this, route, allowing(this, route.url, `${String(route.method)} ${route.url}`), method => alone && !table.hasFallback(method, pathKey, constraintsKey))
+    }
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
     if (isHiddenRoute(route)) {
       for (const method of methods) table.addFallback(method, pathKey, constraintsKey)
       return
@@ -108,22 +128,17 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const variants = methods.map(method => table.add(method, pathKey, constraintsKey, declaration, `${method} ${route.url}`))
     if (declaration.kind === 'plain') return
 
-    const inPath = options.segmentName !== null && hasParam(route.url, options.segmentName)
     route.schema = allowedSchema(this, route.schema, route.url, label)
-    const declared = { kind: declaration.kind, supported: declaration.supported, deprecated: declaration.deprecated, inPath, pathKey }
+    // A route that serves every version of a versionChanges route is documented as its newest shape.
+    const servesAll = (route as { [kServesAll]?: Record<string, unknown> })[kServesAll]
+    const documented = servesAll === undefined ? declaration : readDeclaration(servesAll, label)
+    const declared = { kind: declaration.kind, supported: documented.supported, deprecated: documented.deprecated, inPath, pathKey }
     Object.assign(route, { [kDeclaration]: declared })
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be:
     // made when the documents are.
     const shapes = changes.shapesOf(route)
-    if (shapes !== null) {
-      Object.assign(route, {
-        [kDocumentedRoutes]: () => shapes().map(shape => {
-          const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
-          return { ...route, schema: allowedSchema(this, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
-        })
-      })
-    }
+    if (shapes !== null) Object.assign(route, { [kDocumentedRoutes]: documentedRoutes(this, route, shapes, label, inPath, pathKey) })
     const bound = constraintsKey !== ''
     const segment = inPath ? { prefix: segmentPrefix(route.url, options.segmentName as string) } : null
     // @fastify/otel (registered before the route) keeps its request span where a hook of the route can name it.
@@ -146,18 +161,26 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
     const hook = bound || options.logApiVersion ? hooks.versioned(segment, bound, options.logApiVersion ? forms : null) : null
     const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
-    const headers = hooks.versionHeaders(table.entry(methods[0], pathKey).path)
+    const answers = servesAll !== undefined
+    const first = table.entry(methods[0], pathKey)
+    const headers = hooks.versionHeaders(first.path, answers ? first.own : null)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     const counting = metrics?.versioned(route.url, declaration, otel) ?? null
     const onRequest = spanFirst(counting, 'onRequest', route.onRequest)
     route.onRequest = hook === null ? onRequest : prepend(hook, onRequest)
-    const policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
+    let policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
+    if (answers && policies !== null) policies = hooks.onlyFor(true, policies)
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
-    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, hooks.servedHeader(bound, segment, forms), inHooks?.onSend ?? null)
+    const hiddenCount = metrics?.hidden(route.url) ?? null
+    const problemCount = answers && hiddenCount !== null ? hooks.onlyFor(false, hiddenCount) : null
+    route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, hooks.servedHeader(bound, segment, forms), inHooks?.onSend ?? null, problemCount)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
-    const hiddenCount = metrics?.hidden(route.url) ?? null
+    if (answers) {
+      route.onRequest = append(route.onRequest, hooks.ownProblem)
+      variants[0].hasFallback = true
+    }
     const versions = [...declaration.supported.map(declaredText), ...declaration.deprecated.map(v => declaredText(v) + DEPRECATED)]
     if (segment !== null) {
       versions.push(IN_PATH)
@@ -165,8 +188,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     }
     if (bound) Object.defineProperty(versions, kBound, { value: true })
     if (atRouting !== null) Object.defineProperty(versions, kCount, { value: atRouting })
+    if (answers) Object.defineProperty(versions, kAnswers, { value: true })
     route.constraints = { ...others, [STRATEGY]: versions }
-    const atPrefixRoot = route.routePath === '' && route.prefix !== '' && !router.ignoreTrailingSlash
     for (let i = 0; i < methods.length; i++) {
       const rootOfPrefix = atPrefixRoot && methods[i] !== 'HEAD'
       let onRequest: onRequestHookHandler | onRequestHookHandler[] | undefined = hiddenOnRequest as onRequestHookHandler[] | undefined

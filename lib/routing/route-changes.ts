@@ -5,6 +5,13 @@ import type { RouteDeclaration } from './route-table.js'
 /** The route option of a route written for the newest version of the plugin's `versionChanges` option. */
 export const CHANGES_OPTION = 'versionChanges'
 
+/**
+ * Set by `expand` on a route that serves every version of a `versionChanges` route and answers its own version
+ * problems (no hidden route beside it, see constraint.ts, kAnswers): the versions of its own shape, which its
+ * document shows (its older shapes are documented apart).
+ */
+export const kServesAll = Symbol.for('fastify-api-versioning.servesAll')
+
 /** One shape of a route's older versions, as the documents show it: its schema, and the versions it serves. */
 export interface DocumentedShape {
   readonly schema: FastifySchema | undefined
@@ -20,9 +27,10 @@ export interface DocumentedShape {
 export interface RouteChanges {
   /**
    * Makes a route that gives the `versionChanges` option into the routes of its versions' shapes, before its
-   * declaration is read (`allow`: a version's schema with the plugin's version names let through its validation).
+   * declaration is read (`allow`: a version's schema with the plugin's version names let through its validation;
+   * `answersOwn`: whether its route on a method may answer its own version problems, see kServesAll).
    */
-  expand (instance: FastifyInstance, route: DeclaredRoute, allow: (schema: FastifySchema | undefined) => FastifySchema | undefined): void
+  expand (instance: FastifyInstance, route: DeclaredRoute, allow: (schema: FastifySchema | undefined) => FastifySchema | undefined, answersOwn: (method: string) => boolean): void
   /** Notes a route with its checked declaration (`label`: its methods and URL), for the checks at ready. */
   declared (instance: FastifyInstance, route: DeclaredRoute, label: string, declaration: RouteDeclaration): void
   /** The shapes of the older versions a route made by `expand` serves, made when asked; null for any other route. */

@@ -85,7 +85,9 @@ export function createRouteHooks (parts: HookParts) {
     }
     return function apiVersionHeaders (request, reply, payload, done) {
       if (vary !== null) addVary(reply, vary)
-      const version = own === null ? null : ((request.raw as RawRequest)[kOutcome] as VersionOutcome).version
+      // Only a request the route answers as a version problem (a versionChanges route answers its own).
+      const outcome = own === null ? null : (request.raw as RawRequest)[kOutcome] as VersionOutcome
+      const version = outcome?.fallback === true ? outcome.version : null
       const entry = version !== null && own !== null && path.implements(version.key) && !own.implements(version.key) ? own : path
       let reported = entry.reported
       if (entry.timed) {
@@ -114,7 +116,7 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionRead (request, reply, done) {
       const outcome = reader.outcomeOf(request.raw, segment)
       if (setsVersion) outcome.served = outcome.version
-      if (logs !== null && outcome.served !== null) logVersion(request, outcome, logs.get(outcome.served.key) as string)
+      if (logs !== null && outcome.served !== null && !outcome.fallback) logVersion(request, outcome, logs.get(outcome.served.key) as string)
       done()
     }
   }
@@ -131,7 +133,7 @@ export function createRouteHooks (parts: HookParts) {
       // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
       // an earlier hook may have preempted.
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
-      const served = outcome.logged ? null : bound ? outcome.version : outcome.served
+      const served = outcome.logged || outcome.fallback ? null : bound ? outcome.version : outcome.served
       if (served !== null) logVersion(request, outcome, logs.get(served.key) as string)
       done(null, payload)
     }
@@ -148,7 +150,7 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionServed (request, reply, payload, done) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
-      const served = bound ? outcome.version : outcome.served
+      const served = outcome.fallback ? null : bound ? outcome.version : outcome.served
       if (served !== null) reply.header(name, declared.get(served.key) as string)
       done(null, payload)
     }
@@ -200,6 +202,25 @@ export function createRouteHooks (parts: HookParts) {
     answer(outcome, request, reply)
   }
 
+  // The last onRequest hook of a versionChanges route that answers its own version problems (see constraint.ts,
+  // kAnswers): as the hidden route would, after every other onRequest hook and before the body is read. Not a
+  // preParsing hook, as the hidden route's: on every request of the route, Fastify's preParsing step costs more.
+  const ownProblem: onRequestHookHandler = function apiVersionOwnProblem (request, reply, done) {
+    if (!((request.raw as RawRequest)[kOutcome] as VersionOutcome).fallback) return done()
+    apiVersionProblem(request, reply)
+  }
+
+  /**
+   * On a route that answers its own version problems: a hook of the versions it serves (`served`) or of the hidden
+   * route's (not `served`), run for those requests only.
+   */
+  function onlyFor (served: boolean, hook: onSendHookHandler): onSendHookHandler {
+    return function apiVersionOnlyFor (request, reply, payload, done) {
+      if (((request.raw as RawRequest)[kOutcome] as VersionOutcome).fallback === served) return done(null, payload)
+      hook.call(this, request, reply, payload, done)
+    }
+  }
+
   /**
    * The routes of `get('')` under a prefix take `/prefix` only, those of `get('/')` take `/prefix/` as well, and
    * Fastify tells the two apart only after the hooks that see them have run. So the hidden route of a prefix's
@@ -242,6 +263,8 @@ export function createRouteHooks (parts: HookParts) {
     neutralCheck,
     neutralOutcome,
     answerProblem: apiVersionProblem,
+    ownProblem,
+    onlyFor,
     prefixRoot,
     /** The served version's header hook of a route (see servedHeader); null when the option is off. */
     servedHeader: (bound: boolean, segment: PathSegment | null, declared: ReadonlyMap<string, string>) => options.servedHeader === null ? null : servedHeader(options.servedHeader, bound, segment, declared),

@@ -244,6 +244,11 @@ export class RouteTable {
     return entry
   }
 
+  /** Whether a route of one method, path and other constraints answers version problems there (a hidden route). */
+  hasFallback (method: string, pathKey: string, constraintsKey: string): boolean {
+    return this.methods.get(method + ' ' + pathKey)?.variants.get(constraintsKey)?.hasFallback === true
+  }
+
   /** Records a hidden route. */
   addFallback (method: string, pathKey: string, constraintsKey: string): void {
     const entry = this.entry(method, pathKey)

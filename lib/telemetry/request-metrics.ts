@@ -208,7 +208,8 @@ export function createRequestMetrics (parts: MetricsParts): RouteMetrics {
   // constraints marked it, the one the router read.
   function servedOrRead (request: FastifyRequest): ApiVersion | null {
     const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-    return outcome.served ?? outcome.version
+    // A version problem that a versionChanges route answers itself is counted as the hidden route counts it.
+    return outcome.fallback ? null : outcome.served ?? outcome.version
   }
 
   function hidden (url: string): onSendHookHandler {

@@ -15,36 +15,64 @@ export interface OlderShape {
   readonly serializerOf: VersionSerializers
 }
 
-/** The hooks of the route that serves every older version of a `versionChanges` route. */
+/** The hooks of the route that serves the older versions of a `versionChanges` route (the newest too, in one mode). */
 export interface OlderRouteHooks {
-  readonly preValidation: preValidationHookHandler
+  readonly preValidation: preValidationHookHandler | null
   readonly preHandler: preHandlerHookHandler | null
   readonly preSerialization: preSerializationHookHandler<unknown>
   readonly onError: onErrorHookHandler
   readonly onSend: onSendHookHandler<unknown>
 }
 
+/** How the route takes requests (see expandRoute). */
+export interface OlderRouteMode {
+  /** The route's own `attachValidation`: a validation error goes to the handler. */
+  readonly attachValidation: boolean
+  /** A request of some older version is converted up. */
+  readonly converts: boolean
+  /**
+   * Whether it serves the newest version too (with its own schema, which Fastify validates and serializes; `shapes`
+   * gives null for it): `'same'` where every older version's requests have the newest's schemas, so Fastify's
+   * validation is theirs as well (their conversion up comes after it); `'differ'` where not: an older version's
+   * request is validated by its own schemas and converted up before Fastify validates it as the newest's (which
+   * it then is: a conversion whose result is not sure is checked against the newest schemas, see recheck.ts).
+   * Null: it serves older versions only, and Fastify validates none of its requests.
+   */
+  readonly newest: 'same' | 'differ' | null
+}
+
 /**
- * The hooks of the one route that serves all the older versions of a `versionChanges` route (by version key, the
- * shape of each; `converts`: a request of some version is converted up): each picks the shape of the version the router served the request as. Validation comes after the route's
- * own preValidation hooks, as Fastify's does; the request's conversion up before its own preHandler hooks, its
- * response's down after its own preSerialization hooks (both were written for the newest version). An object the
- * route sends (an error handler's too) is converted, then written with the version's schema for its status; what
- * reaches onSend unconverted (an error Fastify's error handler wrote, a text, a Buffer, a stream, no body) is read
- * as JSON where the conversion needs its data or it is such an error, converted, and written with that schema.
+ * The hooks of the route that serves the older versions of a `versionChanges` route (by version key, the shape of
+ * each; null for a version of the newest shape): each picks the shape of the version the router served the request
+ * as. Validation comes after the route's own preValidation hooks, as Fastify's does, and the request's conversion up
+ * right after it, before Fastify's validation (of the newest's schema, where it runs) and the route's own preHandler
+ * hooks, which were written for the newest version; its response's conversion down after its own preSerialization
+ * hooks. An object the route sends (an error handler's too) is converted, then written with the version's schema for
+ * its status; what reaches onSend unconverted (an error Fastify's error handler wrote, a text, a Buffer, a stream, no
+ * body) is read as JSON where the conversion needs its data or it is such an error, converted, and written with that
+ * schema. A version problem the route answers itself (see routing/constraint.ts, kAnswers) passes them all.
  */
-export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (reply: FastifyReply) => Serialize | null, attachValidation: boolean, converts: boolean): OlderRouteHooks {
+export function olderRouteHooks (shapes: (key: string) => OlderShape | null, newest: (reply: FastifyReply) => Serialize | null, mode: OlderRouteMode): OlderRouteHooks {
+  const { attachValidation } = mode
   // The version the router served the request as: one of this route's (a hook may give request.apiVersion another).
   const outcomeOf = (request: FastifyRequest): VersionOutcome => (request.raw as RawRequest)[kOutcome] as VersionOutcome
-  const shapeOf = (outcome: VersionOutcome): OlderShape => shapes((outcome.served as ApiVersion).key)
-  // As Fastify: answered by the error handler, or given to the handler to answer.
-  const invalid = (request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void => {
+  const shapeOf = (outcome: VersionOutcome): OlderShape | null => shapes((outcome.served as ApiVersion).key)
+  // The request converted up, if its version's are.
+  const up = (shape: OlderShape, request: FastifyRequest, done: (error?: Error) => void): void => {
+    const convert = shape.conversion.up
+    const result = convert === null ? undefined : convert(request)
+    if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
+    else done()
+  }
+  // As Fastify: answered by the error handler, or given to the handler to answer (the request converted all the same).
+  const invalid = (outcome: VersionOutcome, shape: OlderShape, request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void => {
     if (!attachValidation) {
       reply.send(error)
       return
     }
     request.validationError = error as typeof request.validationError
-    done()
+    outcome.invalid = error
+    up(shape, request, done)
   }
   // A body converted down (or not), written with the version's schema for the reply's status.
   const written = (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void => {
@@ -56,24 +84,37 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (r
   // The hooks make no closure on a request whose work is synchronous (nearly all): a closure a request cost ~500
   // instructions, where an older version's whole conversion costs a few thousand.
   const preValidation: preValidationHookHandler = function apiVersionValidation (request, reply, done) {
-    const validate = shapeOf(outcomeOf(request)).validation
+    const outcome = outcomeOf(request)
+    const shape = shapeOf(outcome)
+    if (shape === null) return done()
+    const validate = shape.validation
     const result = validate === null ? false : validate(request)
-    if (result === false) return done()
-    if (!isThenable(result)) return invalid(request, reply, result, done)
-    Promise.resolve(result).then(error => error === false ? done() : invalid(request, reply, error, done), done)
+    if (result === false) return up(shape, request, done)
+    if (!isThenable(result)) return invalid(outcome, shape, request, reply, result, done)
+    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(outcome, shape, request, reply, error, done), done)
   }
 
+  // Where Fastify validates the newest schema only, the older versions' requests are converted after it.
   const preHandler: preHandlerHookHandler = function apiVersionRequestChanges (request, reply, done) {
-    const up = shapeOf(outcomeOf(request)).conversion.up
-    const result = up === null ? undefined : up(request)
-    if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
-    else done()
+    const shape = shapeOf(outcomeOf(request))
+    if (shape === null) return done()
+    up(shape, request, done)
+  }
+
+  // Where the route attaches validation errors and Fastify validates an older version's request as the newest's
+  // too: the handler gets the error of the client's version (or none).
+  const validated: preHandlerHookHandler = function apiVersionValidated (request, reply, done) {
+    const outcome = outcomeOf(request)
+    if (shapeOf(outcome) !== null) request.validationError = (outcome.invalid ?? undefined) as typeof request.validationError
+    done()
   }
 
   const preSerialization: preSerializationHookHandler<unknown> = function apiVersionResponseChanges (request, reply, payload, done) {
     const outcome = outcomeOf(request)
+    if (outcome.fallback) return done(null, payload)
     outcome.converted = true
     const shape = shapeOf(outcome)
+    if (shape === null) return done(null, payload)
     const body = shape.conversion.down === null ? payload : shape.conversion.down(reply, payload)
     if (!isThenable(body)) return written(shape, reply, body, done)
     Promise.resolve(body).then(value => written(shape, reply, value, done), done)
@@ -86,8 +127,9 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (r
 
   const onSend: onSendHookHandler<unknown> = function apiVersionSentChanges (request, reply, payload, done) {
     const outcome = outcomeOf(request)
-    if (outcome.converted) return done(null, payload)
+    if (outcome.converted || outcome.fallback) return done(null, payload)
     const shape = shapeOf(outcome)
+    if (shape === null) return done(null, payload)
     let need = shape.conversion.needs(reply.statusCode)
     let body = payload
     let sent: unknown
@@ -110,7 +152,13 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape, newest: (r
     else done(null, sent)
   }
 
-  return { preValidation, preHandler: converts ? preHandler : null, preSerialization, onError, onSend }
+  return {
+    preValidation: mode.newest === 'same' ? null : preValidation,
+    preHandler: mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
+    preSerialization,
+    onError,
+    onSend
+  }
 }
 
 // Fastify's error handler writes an error it is given itself (no hook sees the object), with its length: a body a

@@ -24,8 +24,8 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
   // What the routes declared with versionChanges declared: what its instructions may name, and what they touch.
   const changing = changingRoutes()
   return {
-    expand (instance, route, allow) {
-      expandRoute(instance, route, list, changing, { queryNames, allow })
+    expand (instance, route, allow, answersOwn) {
+      expandRoute(instance, route, list, changing, { queryNames, allow, answersOwn })
     },
     declared (instance, route, label, declaration) {
       if (list !== null && !(kMadeByChanges in route)) {
@@ -36,6 +36,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
       return (route as unknown as { [kDocumentedShapes]?: () => readonly DocumentedShape[] })[kDocumentedShapes] ?? null
     },
     ready () {
+      changing.plans.clear()
       if (list !== null) checkInstructions(list, changing, shared)
       if (options.compileEagerly) for (const warm of changing.warmers) warm()
     }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
-import { CHANGES_OPTION as OPTION, type DocumentedShape } from '../routing/route-changes.js'
+import { CHANGES_OPTION as OPTION, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
+import { AFTER_ANSWER, servedOnly } from './served-only.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../util/server-error.js'
@@ -44,10 +45,12 @@ export interface ChangingRoutes {
   /** What compiles each route's older versions at once (versionChangesCompile: 'eager'). */
   readonly warmers: Array<() => void>
   /**
-   * The group of each older version (by key), one map for the routes whose versions group alike (most routes
-   * of a list do): a thousand routes of a hundred versions would otherwise hold a hundred thousand entries.
+   * The older groups of versions and the group of each (by key), one for the routes whose versions group alike
+   * (most routes of a list do): a thousand routes of a hundred versions would otherwise hold a hundred thousand entries.
    */
-  readonly groupMaps: Map<string, ReadonlyMap<string, number>>
+  readonly groupMaps: Map<string, OlderGroups>
+  /** What the checks found of routes of the same schemas and versions (see planKey), until the app is ready. */
+  readonly plans: Map<string, CheckedGroups>
 }
 
 /** A route declared without versionChanges: true, as its check at ready reads it. */
@@ -61,7 +64,7 @@ export interface OtherRoute {
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [], groupMaps: new Map() }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [], groupMaps: new Map(), plans: new Map() }
 }
 
 /** Set on the routes this stage makes of a route declared with versionChanges: true. */
@@ -73,18 +76,22 @@ export interface ExpandContext {
   readonly queryNames: readonly string[]
   /** A version's schema with the plugin's version names let through its validation (see allowVersionNames). */
   readonly allow: (schema: FastifySchema | undefined) => FastifySchema | undefined
+  /** Whether the route on a method may answer its own version problems: then one route serves every version. */
+  readonly answersOwn: (method: string) => boolean
 }
 
 /** Set on the route that serves a `versionChanges` route's older versions: the shapes its documents show, made when asked. */
 export const kDocumentedShapes = Symbol.for('fastify-api-versioning.documentedShapes')
 
 /**
- * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into at most two
- * routes of the router, whatever the number of versions: the route itself for the versions of the newest shape (the
- * app's own route: **the newest version runs no code of this stage**), and one route for all the older versions,
- * which validates, converts and serializes a request by its version's shape (see olderRouteHooks), compiling what
- * a shape needs at its first request. A route of several methods is one route a method first. `declared` collects
- * what the checks at ready need.
+ * Turns a route declared with `versionChanges: true` (written for the newest version of the list) into the routes of
+ * the router that serve its versions, whatever their number. Where it may answer its own version problems (alone on
+ * its method and path, see RouteChanges.expand), it is one route: the app's own, which serves the newest version as
+ * written (Fastify validates and serializes it; **no conversion code runs for it**) and every older version by its
+ * shape (see olderRouteHooks). Elsewhere it is two: the app's own for the versions of the newest shape, and one for
+ * all the older versions, which validates, converts and serializes a request by its version's shape. What a shape
+ * needs is compiled at its first request. A route of several methods is one route a method first. `declared`
+ * collects what the checks at ready need.
  */
 export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, list: VersionList | null, declared: ChangingRoutes, context: ExpandContext): void {
   const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -92,7 +99,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const given = (route as unknown as Record<string, unknown>)[OPTION]
   if (given !== true) fail(label, `${OPTION} must be true (got ${messageOf(given)})`)
   if (list === null) fail(label, `${OPTION}: true needs the versionChanges option of the plugin: the list of versions and their changes (see docs/version-changes.md)`)
-  const declaring = DECLARING.filter(name => (route as unknown as Record<string, unknown>)[name] !== undefined)
+  const declaring = declaringOf(route as unknown as Record<string, unknown>)
   if (declaring.length > 0) fail(label, `${OPTION}: true takes its versions from the versionChanges option, so it cannot declare ${declaring.join(' or ')} too; remove ${declaring.length === 1 ? 'it' : 'them'}, or declare the route without ${OPTION}`)
   if (methods.length > 1) {
     // One route a method: their versions and conversions may differ. Fastify adds the HEAD route of a GET from
@@ -118,19 +125,37 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     const data = versionSchemas(declaredSchema, list, last, shared, label)
     return { data, steps: stepPlan(list, keys, data, shared) }
   }
-  const { groups, converting } = checkedGroups(planOf(), list, exists, shared, label, declared)
+  // The plan is let go of once read (no closure of this function may name it: the closures the route keeps would
+  // keep it too). Routes of the same schemas, versions and shared schemas find the same: planned once.
+  const known = planKey(declaredSchema, exists, shared, list, keys)
+  let checked = known === null ? undefined : declared.plans.get(known)
+  if (checked === undefined) {
+    checked = checkedGroups(planOf(), list, exists, shared, label, declared)
+    if (known !== null) declared.plans.set(known, checked)
+  }
+  const { groups, converting, differ } = checked
   collectSchemas(declaredSchema, declared.schemas)
   const newestGroup = groups[0].from === 0 ? groups[0] : null
-  const olderGroups = newestGroup === null ? groups : groups.slice(1)
+  const { groups: olderGroups, groupOf } = groupMap(newestGroup === null ? groups : groups.slice(1), list, declared.groupMaps)
   const versionsOf = (indexes: readonly number[]): Pick<DocumentedShape, 'apiVersions' | 'deprecatedApiVersions'> => ({
     apiVersions: versionsIn(indexes.map(i => list[i]), false),
     deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true)
   })
-  if (newestGroup !== null) {
-    Object.assign(route, { [kMadeByChanges]: true, ...versionsOf(newestGroup.versions) })
-    delete (route as unknown as Record<string, unknown>)[OPTION]
+  const own = route as unknown as Record<string, unknown>
+  const every = versionsOf(groups.flatMap(group => group.versions))
+  const answers = context.answersOwn(method)
+  // What the shapes use of the context, which the route would otherwise keep whole.
+  const { allow, queryNames } = context
+  if (answers) {
+    // Its version problems pass none of its own hooks after onRequest ones, as on a hidden route.
+    for (const kind of AFTER_ANSWER) if (own[kind] !== undefined) own[kind] = servedOnly(kind, own[kind])
+    Object.assign(route, { [kServesAll]: newestGroup === null ? every : versionsOf(newestGroup.versions) })
   }
-  if (olderGroups.length === 0) return
+  if (olderGroups.length === 0) {
+    Object.assign(route, { [kMadeByChanges]: true, ...every })
+    own[OPTION] = undefined
+    return
+  }
 
   // Each older version's shape, made at its first request.
   let later: RoutePlan | null = null
@@ -141,17 +166,20 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // A version's schema as Fastify and the documents take it: the route's, with that version's parts.
   const schemaOf = (k: number): FastifySchema | undefined => declaredSchema === undefined ? declaredSchema : fastifySchema(declaredSchema, planned().data[k])
   const shapes: Array<OlderShape | undefined> = []
-  const groupOf = groupMap(olderGroups, list, declared.groupMaps)
   const shapeAt = (g: number): OlderShape => {
     shapes[g] ??= olderShape(olderGroups[g].from)
     return shapes[g]
   }
-  const shapeOf = (key: string): OlderShape => shapeAt(groupOf.get(key) as number)
+  // Null for a version of the newest shape.
+  const shapeOf = (key: string): OlderShape | null => {
+    const g = groupOf.get(key)
+    return g === undefined ? null : shapeAt(g)
+  }
   const olderShape = (from: number): OlderShape => {
     const { data, steps } = planned()
     return {
-      validation: versionValidation(context.allow(schemaOf(from)) as Record<string, unknown> | undefined),
-      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames: context.queryNames }),
+      validation: versionValidation(allow(schemaOf(from)) as Record<string, unknown> | undefined),
+      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames }),
       serializerOf: versionSerializers(data[from].response)
     }
   }
@@ -162,10 +190,10 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   }
   const newest = (reply: FastifyReply): Serialize | null => newestOnes()(reply)
   // With versionChangesCompile: 'eager', all of it once the app is ready, with the compilers Fastify set up then.
+  const { url, validatorCompiler, serializerCompiler } = route
   declared.warmers.push(() => {
-    const { url } = route
-    const validator = (route.validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
-    const serializer = (route.serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined
+    const validator = (validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
+    const serializer = (serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined
     if (serializer !== undefined) {
       // The newest version's serializers write the errors Fastify writes: those of error statuses.
       newestOnes().compile(given => serializer({ ...given, method, url }), status => /^[45d]/.test(status))
@@ -173,18 +201,35 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     }
     if (validator !== undefined) for (let g = 0; g < olderGroups.length; g++) shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
   })
-  const hooks = olderRouteHooks(shapeOf, newest, route.attachValidation === true, olderGroups.some(({ from }) => converting.has(from)))
+  const converts = olderGroups.some(({ from }) => converting.has(from))
+  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsOf(versions) }))
+  if (newestGroup !== null && answers) {
+    // One route serves every version: the newest with its own schema, the older ones by their shapes.
+    const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })
+    Object.assign(route, {
+      [kMadeByChanges]: true,
+      [kDocumentedShapes]: documentedShapes,
+      ...every,
+      preValidation: append(route.preValidation, hooks.preValidation),
+      preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
+      preSerialization: append(route.preSerialization, hooks.preSerialization),
+      onError: append(route.onError, hooks.onError),
+      onSend: append(route.onSend, hooks.onSend)
+    })
+    own[OPTION] = undefined
+    return
+  }
+  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null })
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {
     ...options,
     [kMadeByChanges]: true,
-    [kDocumentedShapes]: () => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsOf(versions) })),
+    [kDocumentedShapes]: documentedShapes,
     // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
     // the shapes', not its own.
     schema: { hide: true },
     ...versionsOf(olderGroups.flatMap(group => group.versions)),
     preValidation: append(route.preValidation, hooks.preValidation),
-    preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
     // After the route's own: they were written for the newest version.
     preSerialization: append(route.preSerialization, hooks.preSerialization),
     onError: append(route.onError, hooks.onError),
@@ -192,23 +237,63 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   }
   if (newestGroup === null) {
     Object.assign(route, older)
-    delete (route as unknown as Record<string, unknown>)[OPTION]
+    own[OPTION] = undefined
     return
   }
+  Object.assign(route, { [kMadeByChanges]: true, ...versionsOf(newestGroup.versions) })
+  own[OPTION] = undefined
   // Fastify adds the HEAD route of a GET once, from the route's own options.
   instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
 }
 
-// The group of each version of older groups, by key: the map of another route with the same groups where there is one.
-function groupMap (groups: ReadonlyArray<{ versions: readonly number[] }>, list: VersionList, maps: Map<string, ReadonlyMap<string, number>>): ReadonlyMap<string, number> {
+// The route options among DECLARING that a route gives. Apart, so that no closure of expandRoute names the route:
+// what its route keeps would keep the route's options too.
+function declaringOf (route: Record<string, unknown>): string[] {
+  return DECLARING.filter(name => route[name] !== undefined)
+}
+
+/** What checkedGroups finds of a route. */
+interface CheckedGroups {
+  readonly groups: Array<{ from: number, versions: number[] }>
+  readonly converting: Set<number>
+  readonly differ: boolean
+}
+
+// Objects by a number, for keys made of their identities.
+const ids = new WeakMap<object, number>()
+let lastId = 0
+function idOf (value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(JSON.stringify(value))
+  let id = ids.get(value)
+  if (id === undefined) ids.set(value, id = ++lastId)
+  return `#${id}`
+}
+
+// What checkedGroups finds of a route depends on its schemas' parts, the versions it is in and the shared schemas
+// alone, unless a migration names the route itself (null: planned for it alone).
+function planKey (schema: FastifySchema | undefined, exists: readonly boolean[], shared: SharedSchemas, list: VersionList, keys: readonly string[]): string | null {
+  if (stepsOf(list).some(step => [...step.requests, ...step.responses].some(rule => rule.route !== null && keys.includes(rule.route)))) return null
+  const given = (schema ?? {}) as Record<string, unknown>
+  const response = isObject(given.response) ? Object.entries(given.response).map(([status, value]) => `${status}=${idOf(value)}`).join(',') : idOf(given.response)
+  return [exists.map(Number).join(''), idOf(shared), idOf(given.body), idOf(given.querystring ?? given.query), idOf(given.params), idOf(given.headers), response].join(' ')
+}
+
+/** Older groups of versions, and the group of each of their versions by key (see ChangingRoutes.groupMaps). */
+export interface OlderGroups {
+  readonly groups: ReadonlyArray<{ readonly from: number, readonly versions: readonly number[] }>
+  readonly groupOf: ReadonlyMap<string, number>
+}
+
+// The older groups, and the group of each of their versions: another route's where it has the same groups.
+function groupMap (groups: ReadonlyArray<{ from: number, versions: readonly number[] }>, list: VersionList, maps: Map<string, OlderGroups>): OlderGroups {
   const id = groups.map(({ versions }) => versions.join(',')).join(';')
-  let map = maps.get(id)
-  if (map === undefined) {
-    const made = new Map<string, number>()
-    groups.forEach(({ versions }, g) => { for (const i of versions) made.set(list[i].version.key, g) })
-    maps.set(id, map = made)
+  let known = maps.get(id)
+  if (known === undefined) {
+    const groupOf = new Map<string, number>()
+    groups.forEach(({ versions }, g) => { for (const i of versions) groupOf.set(list[i].version.key, g) })
+    maps.set(id, known = { groups, groupOf })
   }
-  return map
+  return known
 }
 
 /** A route's schema and steps in each version of the list. */
@@ -220,9 +305,10 @@ interface RoutePlan {
 /**
  * Checks what a route's versions need (each migration it runs noted; each field rule whose schema it holds noted,
  * and refused where its data needs a migration the step lacks), and gives the runs of versions of one shape, with
- * those of them whose requests are converted up.
+ * those of them whose requests are converted up, and whether some older one's requests have other schemas than the
+ * newest's.
  */
-function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: readonly boolean[], shared: SharedSchemas, label: string, declared: ChangingRoutes): { groups: Array<{ from: number, versions: number[] }>, converting: Set<number> } {
+function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: readonly boolean[], shared: SharedSchemas, label: string, declared: ChangingRoutes): CheckedGroups {
   const listed = stepsOf(list)
   for (let k = 0; k < data.length - 1; k++) {
     const step = listed[k]
@@ -249,7 +335,9 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
     for (; k < from && !converts; k++) converts = steps.touches(k) && steps.at(k).request !== null
     if (converts) converting.add(from)
   }
-  return { groups, converting }
+  // Whether some older group's requests have other schemas than the newest's.
+  const differ = groups.some(({ from }) => from > 0 && PARTS.some(part => data[from][part] !== data[0][part]))
+  return { groups, converting, differ }
 }
 
 /**

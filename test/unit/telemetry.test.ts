@@ -181,11 +181,13 @@ t.test('with @fastify/otel, the served version goes on its request span (version
     const server = Fastify()
     const otel = new FastifyOtelInstrumentation()
     if (otelFirst) await server.register(otel.plugin())
-    await server.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() } })
+    await server.register(apiVersioning, { telemetry: { meterProvider: new MeterProvider() }, versionChanges: [{ version: '2.0' }, { version: '1.0' }] })
     if (!otelFirst) await server.register(otel.plugin())
     // An app's authentication: it answers before any hook of the route.
     server.addHook('onRequest', async (request, reply) => { if (request.headers.deny !== undefined) await reply.code(401).send('no') })
     server.get('/orders', { apiVersions: ['1.0', '2.0'] }, says('orders'))
+    // A versionChanges route answers its own version problems: a problem's span has no version either.
+    server.get('/changing', { versionChanges: true }, says('changing'))
     server.get('/ping', { apiVersionNeutral: true, onSend: async (request, reply, payload) => payload }, says('ping'))
     server.get('/hosted', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('hosted'))
     server.get('/hosted', { apiVersions: '2.0' }, says('hosted'))
@@ -200,7 +202,8 @@ t.test('with @fastify/otel, the served version goes on its request span (version
       ['/orders?api-version=1', '1.0', {}, 200], ['/orders?api-version=2.0', '2.0', {}, 200], ['/orders?api-version=9', undefined, {}, 400], ['/orders', undefined, {}, 400],
       ['/ping?api-version=2', '2.0', {}, 200], ['/ping', undefined, {}, 200], ['/hosted?api-version=1', '1.0', { host: 'a.example' }, 200], ['/hosted?api-version=2', '2.0', {}, 200],
       ['/orders?api-version=1', '1.0', deny, 401], ['/ping?api-version=2', '2.0', deny, 401], ['/hosted?api-version=1', '1.0', { host: 'a.example', ...deny }, 401],
-      ['/events?api-version=1', '1.0', {}, 200], ['/neutral-events?api-version=2', '2.0', {}, 200]]
+      ['/events?api-version=1', '1.0', {}, 200], ['/neutral-events?api-version=2', '2.0', {}, 200],
+      ['/changing?api-version=1', '1.0', {}, 200], ['/changing?api-version=9', undefined, {}, 400]]
     for (const [url, , headers, status] of requests) t.equal((await server.inject({ url, headers })).statusCode, status, url)
     const spans = exporter.getFinishedSpans()
     t.same(spans.filter(span => span.name === 'request').map(span => [`${String(span.attributes['url.path'])}${String(span.attributes['url.query'] ?? '')}`, span.attributes.api_version]),

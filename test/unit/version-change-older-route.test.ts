@@ -76,10 +76,14 @@ t.test('an async validator of an older version: the request it takes is served, 
   const server = await app(server => {
     // As an Ajv `$async` schema's validator: resolves with the data, rejects with the error (Fastify's types want
     // its SafePromiseLike).
-    const validatorCompiler = (() => Object.assign(async (data: { title?: unknown }) => {
-      if (typeof data?.title !== 'string') throw Object.assign(new Error('body/title must be a string'), { validation: [] })
-      return data
-    }, { $async: true })) as never
+    const validatorCompiler = (({ schema }: { schema: { properties: object } }) => {
+      // Its version's name of the field (a request of 1.0 is validated as 1.0's, then as the newest's once converted).
+      const field = Object.keys(schema.properties).find(name => name !== 'id') as string
+      return Object.assign(async (data: Record<string, unknown> | null) => {
+        if (typeof data?.[field] !== 'string') throw Object.assign(new Error(`body/${field} must be a string`), { validation: [] })
+        return data
+      }, { $async: true })
+    }) as never
     server.post('/later', { versionChanges: true, schema: { body: Thing }, validatorCompiler }, async request => {
       seen.push(request.body)
       return 'ok'
@@ -166,7 +170,7 @@ t.test('200 versions, each changing the route\'s schemas: one route serves them 
   })
   server.post('/orders', { versionChanges: true, schema: { body: Order, response: { 200: Order } } }, async request => { seen.push(request.body); return { id: 7, n0: 'served' } })
   await server.ready()
-  t.same(routes.sort(), ['1', '199'], 'the newest, and one route for the 199 older versions')
+  t.same(routes, ['200'], 'one route for the 200 versions')
   for (const version of [1, 2, 100, 199, 200]) {
     const field = `n${200 - version}`
     const res = await server.inject({ method: 'POST', url: `/orders?api-version=${version}.0`, payload: { id: 1, [field]: `sent ${version}` } })

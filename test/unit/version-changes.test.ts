@@ -60,24 +60,24 @@ const VERSIONS: NonNullable<ApiVersioningOptions['versionChanges']> = [
 
 const order = (id: number) => ({ id, createdAt: '2024-07-01', status: 'open', total: 12.5, lines: [{ sku: 'tea', quantity: 2 }] })
 
-async function service (seen: unknown[] = [], server = Fastify(), watch: (app: FastifyInstance) => void = () => {}): Promise<FastifyInstance> {
+async function service (seen: unknown[] = [], server = Fastify(), watch: (app: FastifyInstance) => void = () => {}, extra: Record<string, unknown> = {}): Promise<FastifyInstance> {
   await server.register(apiVersioning, { problemDetails: true, reportApiVersions: true, versionChanges: VERSIONS })
   watch(server)
-  server.get('/orders/:id', { versionChanges: true, schema: { response: { 200: Order } } }, async (request, reply) => {
+  server.get('/orders/:id', { versionChanges: true, ...extra, schema: { response: { 200: Order } } }, async (request, reply) => {
     reply.header('x-served-as', String(request.apiVersion))
     return order(Number((request.params as { id: string }).id))
   })
-  server.get('/orders', { versionChanges: true, schema: { querystring: ListQuery, response: { 200: Type.Array(Order) } } }, async request => {
+  server.get('/orders', { versionChanges: true, ...extra, schema: { querystring: ListQuery, response: { 200: Type.Array(Order) } } }, async request => {
     seen.push(request.query)
     return [order(1), order(2)]
   })
-  server.post('/orders', { versionChanges: true, schema: { body: NewOrder, response: { 201: Order } } }, async (request, reply) => {
+  server.post('/orders', { versionChanges: true, ...extra, schema: { body: NewOrder, response: { 201: Order } } }, async (request, reply) => {
     seen.push(request.body)
     const body = request.body as { lines: Array<{ sku: string, quantity: number }>, total: number }
     return reply.code(201).send({ id: 3, createdAt: '2024-07-02', status: 'open', total: body.total, lines: body.lines })
   })
-  server.get('/orders/:id/lines', { versionChanges: true, schema: { response: { 200: Type.Array(Line) } } }, async () => order(1).lines)
-  server.delete('/orders/:id', { versionChanges: true }, async (request, reply) => reply.code(204).send())
+  server.get('/orders/:id/lines', { versionChanges: true, ...extra, schema: { response: { 200: Type.Array(Line) } } }, async () => order(1).lines)
+  server.delete('/orders/:id', { versionChanges: true, ...extra }, async (request, reply) => reply.code(204).send())
   // An ordinary versioned route beside them.
   server.get('/health', { apiVersions: ['2024-06-01', '9.0'] }, async () => 'ok')
   await server.ready()
@@ -152,31 +152,44 @@ t.test('endpoints exist where their instructions say; elsewhere a version of the
   t.equal(unspecified.headers['api-supported-versions'], '2023-06-01, 2024-01-01, 2024-06-01', "other problems report the path's versions, all its methods")
 })
 
-t.test('the newest version runs no conversion code: it is the app\'s own route; one route serves every older version', async t => {
+t.test('one route a method and path serves every version: the newest as the app wrote it, the older ones by their shapes', async t => {
   // What each route of the router is, as the onRoute hooks after the plugin's see it.
-  const routes: string[] = []
-  const stage = ['apiVersionValidation', 'apiVersionRequestChanges', 'apiVersionResponseChanges', 'apiVersionSentChanges']
+  const stage = ['apiVersionOwnProblem', 'apiVersionValidation', 'apiVersionValidated', 'apiVersionRequestChanges', 'apiVersionResponseChanges', 'apiVersionSentChanges']
   const names = (hooks: unknown) => ([] as Array<{ name: string }>).concat((hooks ?? []) as never).map(hook => hook.name).filter(name => stage.includes(name))
-  await service([], Fastify(), app => app.addHook('onRoute', route => {
-    const options = route as unknown as Record<string, unknown>
-    if (route.method !== 'HEAD' && (options.apiVersions !== undefined || options.deprecatedApiVersions !== undefined)) {
-      routes.push(`${String(route.method)} ${route.url} ${JSON.stringify([options.apiVersions ?? null, options.deprecatedApiVersions ?? null])} ${[...names(route.preValidation), ...names(route.preHandler), ...names(route.preSerialization), ...names(route.onSend)].join(' ')}`.trim())
-    }
-  }))
-  const older = 'apiVersionValidation apiVersionResponseChanges apiVersionSentChanges'
-  t.same(routes.filter(route => route.startsWith('GET /orders/:id ') || route.startsWith('DELETE')).sort(), [
-    `DELETE /orders/:id [null,["2023-01-01"]] ${older}`,
-    `GET /orders/:id [["2024-01-01","2023-06-01"],["2023-01-01"]] ${older}`,
-    'GET /orders/:id [["2024-06-01"],null]'
-  ], 'the newest is the app\'s route, without a hook of this stage; every older version one route, whatever its shape')
-  t.same(routes.filter(route => route.startsWith('GET /orders/:id/lines')).sort(), [
-    `GET /orders/:id/lines [["2024-01-01"],null] ${older}`,
-    'GET /orders/:id/lines [["2024-06-01"],null]'
+  const routesOf = async (options: Record<string, unknown>): Promise<string[]> => {
+    const routes: string[] = []
+    await service([], Fastify(), app => app.addHook('onRoute', route => {
+      const given = route as unknown as Record<string, unknown>
+      if (route.method !== 'HEAD' && (given.apiVersions !== undefined || given.deprecatedApiVersions !== undefined || JSON.stringify(route.constraints ?? {}).includes('version problems'))) {
+        routes.push(`${String(route.method)} ${route.url} ${JSON.stringify([given.apiVersions ?? null, given.deprecatedApiVersions ?? null])} ${[...names(route.onRequest), ...names(route.preValidation), ...names(route.preHandler), ...names(route.preSerialization), ...names(route.onSend)].join(' ')}`.trim())
+      }
+    }), options)
+    return routes.sort()
+  }
+  const routes = await routesOf({})
+  const older = 'apiVersionResponseChanges apiVersionSentChanges'
+  t.same(routes.filter(route => route.startsWith('GET /orders/:id ') || route.startsWith('DELETE')), [
+    `DELETE /orders/:id [null,["2023-01-01"]] apiVersionOwnProblem apiVersionValidation ${older}`,
+    `GET /orders/:id [["2024-06-01","2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionOwnProblem ${older}`
+  ], 'no hidden route: the route answers its own version problems; Fastify validates every version where their requests have one schema')
+  t.same(routes.filter(route => route.startsWith('GET /orders/:id/lines')), [
+    `GET /orders/:id/lines [["2024-06-01","2024-01-01"],null] apiVersionOwnProblem ${older}`
   ])
-  t.same(routes.filter(route => route.startsWith('POST')).sort(), [
-    `POST /orders [["2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionValidation apiVersionRequestChanges ${older.slice('apiVersionValidation '.length)}`,
-    'POST /orders [["2024-06-01"],null]'
-  ], 'a request conversion where some older version has one')
+  t.same(routes.filter(route => route.startsWith('POST')), [
+    `POST /orders [["2024-06-01","2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionOwnProblem apiVersionValidation ${older}`
+  ], 'where their requests differ, each older version is validated by its own schemas and converted up before Fastify validates the newest\'s')
+
+  // With another constraint (a host), the router's hidden route takes the problems: the newest is then the app's
+  // route, without a hook of this stage, and one route serves every older version.
+  const bound = await routesOf({ constraints: { host: 'shop.example' } })
+  t.same(bound.filter(route => route.startsWith('POST') || route.startsWith('GET /orders/:id ')), [
+    `GET /orders/:id [["2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionValidation ${older}`,
+    'GET /orders/:id [["2024-06-01"],null]',
+    'GET /orders/:id [null,null]',
+    `POST /orders [["2024-01-01","2023-06-01"],["2023-01-01"]] apiVersionValidation ${older}`,
+    'POST /orders [["2024-06-01"],null]',
+    'POST /orders [null,null]'
+  ])
   // Versions of one shape share a route: a route with no data has one route for all its versions.
   const bare = Fastify()
   await bare.register(apiVersioning, { versionChanges: VERSIONS.map(({ version, deprecated }) => ({ version, deprecated })) })
@@ -513,7 +526,7 @@ t.test('a change of schemas alone gives the older versions theirs: what Fastify 
     [{ fullName: 'Ada', nick: 'ada' }, { 'api-version': '1.0', q: 'ad' }],
     [{ fullName: 'Ada', nick: 'a', email: 'ada@example.com' }, { 'api-version': '2.0', q: 'ad', exact: true }]
   ], "a field 1.0 does not have is dropped from its request, body and query string: the handler never sees what the client's version lacks")
-  t.match(app.printRoutes(), /users \(POST\) \{"apiVersion":\["1\.0"\]\}/, 'a route for 1.0, whose schemas differ')
+  t.match(app.printRoutes(), /users \(POST\) \{"apiVersion":\["2\.0","1\.0"\]\}/, 'one route for both, which validates 1.0 by its own schemas')
 
   // Routes whose schemas no change touches: one route for both versions.
   const untouched = Fastify()
