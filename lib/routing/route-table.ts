@@ -67,17 +67,17 @@ export class PathEntry {
     const deprecatedAll = [...this.deprecated.values(), ...advertised.filter(a => a.deprecated).map(a => a.version)]
       .filter(v => !supportedKeys.has(v.key))
     const instants = [...new Set([...supportedAll, ...deprecatedAll].map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
-    this.periods = [-Infinity, ...instants].map(from => {
+    this.periods = shared.periods([-Infinity, ...instants].map(from => {
       const live = (v: ApiVersion): boolean => (retiresAt(v) ?? Infinity) > from
       return {
         from,
         supported: formatVersions(supportedAll.filter(live)),
         deprecated: formatVersions(deprecatedAll.filter(live))
       }
-    })
+    }))
     this.reported = this.periods[0]
     this.timed = this.periods.length > 1
-    this.implementedKeys = shared(this.implemented.keys())
+    this.implementedKeys = shared.keys(this.implemented.keys())
   }
 
   /** Lets go of what only the declarations and seal read, once every entry of the table is sealed. */
@@ -107,17 +107,32 @@ export class PathEntry {
 
 const EMPTY = new Map<string, never>()
 
-/** Gives a set of these keys, the same set for the same keys (in the same order). */
-export type SharedKeys = (keys: Iterable<string>) => ReadonlySet<string>
+/**
+ * What the entries of a table share: the same set for the same keys (in the same order), the same periods for the
+ * same header values (a thousand paths of one version list would otherwise hold a thousand copies of each).
+ */
+export interface SharedKeys {
+  keys: (keys: Iterable<string>) => ReadonlySet<string>
+  periods: (periods: ReportedVersions[]) => ReportedVersions[]
+}
 
 function sharedKeys (): SharedKeys {
   const sets = new Map<string, ReadonlySet<string>>()
-  return keys => {
-    const list = [...keys]
-    const id = list.join('\n')
-    let set = sets.get(id)
-    if (set === undefined) sets.set(id, set = new Set(list))
-    return set
+  const lists = new Map<string, ReportedVersions[]>()
+  return {
+    keys (keys) {
+      const list = [...keys]
+      const id = list.join('\n')
+      let set = sets.get(id)
+      if (set === undefined) sets.set(id, set = new Set(list))
+      return set
+    },
+    periods (periods) {
+      const id = JSON.stringify(periods)
+      let list = lists.get(id)
+      if (list === undefined) lists.set(id, list = periods)
+      return list
+    }
   }
 }
 

@@ -54,32 +54,7 @@ export interface OlderRouteMode {
  */
 export function olderRouteHooks (shapes: (key: string) => OlderShape | null, newest: (reply: FastifyReply) => Serialize | null, mode: OlderRouteMode): OlderRouteHooks {
   const { attachValidation } = mode
-  // The version the router served the request as: one of this route's (a hook may give request.apiVersion another).
-  const outcomeOf = (request: FastifyRequest): VersionOutcome => (request.raw as RawRequest)[kOutcome] as VersionOutcome
   const shapeOf = (outcome: VersionOutcome): OlderShape | null => shapes((outcome.served as ApiVersion).key)
-  // The request converted up, if its version's are.
-  const up = (shape: OlderShape, request: FastifyRequest, done: (error?: Error) => void): void => {
-    const convert = shape.conversion.up
-    const result = convert === null ? undefined : convert(request)
-    if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
-    else done()
-  }
-  // As Fastify: answered by the error handler, or given to the handler to answer (the request converted all the same).
-  const invalid = (outcome: VersionOutcome, shape: OlderShape, request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void => {
-    if (!attachValidation) {
-      reply.send(error)
-      return
-    }
-    request.validationError = error as typeof request.validationError
-    outcome.invalid = error
-    up(shape, request, done)
-  }
-  // A body converted down (or not), written with the version's schema for the reply's status.
-  const written = (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void => {
-    const serialize = shape.serializerOf(reply)
-    if (serialize !== null) reply.serializer(serialize)
-    done(null, body)
-  }
 
   // The hooks make no closure on a request whose work is synchronous (nearly all): a closure a request cost ~500
   // instructions, where an older version's whole conversion costs a few thousand.
@@ -90,8 +65,8 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     const validate = shape.validation
     const result = validate === null ? false : validate(request)
     if (result === false) return up(shape, request, done)
-    if (!isThenable(result)) return invalid(outcome, shape, request, reply, result, done)
-    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(outcome, shape, request, reply, error, done), done)
+    if (!isThenable(result)) return invalid(attachValidation, outcome, shape, request, reply, result, done)
+    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(attachValidation, outcome, shape, request, reply, error, done), done)
   }
 
   // Where Fastify validates the newest schema only, the older versions' requests are converted after it.
@@ -159,6 +134,37 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     onError,
     onSend
   }
+}
+
+// The version the router served the request as: one of this route's (a hook may give request.apiVersion another).
+function outcomeOf (request: FastifyRequest): VersionOutcome {
+  return (request.raw as RawRequest)[kOutcome] as VersionOutcome
+}
+
+// The request converted up, if its version's are.
+function up (shape: OlderShape, request: FastifyRequest, done: (error?: Error) => void): void {
+  const convert = shape.conversion.up
+  const result = convert === null ? undefined : convert(request)
+  if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
+  else done()
+}
+
+// As Fastify: answered by the error handler, or given to the handler to answer (the request converted all the same).
+function invalid (attachValidation: boolean, outcome: VersionOutcome, shape: OlderShape, request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void {
+  if (!attachValidation) {
+    reply.send(error)
+    return
+  }
+  request.validationError = error as typeof request.validationError
+  outcome.invalid = error
+  up(shape, request, done)
+}
+
+// A body converted down (or not), written with the version's schema for the reply's status.
+function written (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void {
+  const serialize = shape.serializerOf(reply)
+  if (serialize !== null) reply.serializer(serialize)
+  done(null, body)
 }
 
 // Fastify's error handler writes an error it is given itself (no hook sees the object), with its length: a body a
