@@ -133,23 +133,18 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     checked = checkedGroups(planOf(), list, exists, shared, label, declared)
     if (known !== null) declared.plans.set(known, checked)
   }
-  const { groups, converting, differ } = checked
+  const { converting, differ } = checked
   collectSchemas(declaredSchema, declared.schemas)
-  const newestGroup = groups[0].from === 0 ? groups[0] : null
-  const { groups: olderGroups, groupOf } = groupMap(newestGroup === null ? groups : groups.slice(1), list, declared.groupMaps)
-  const versionsOf = (indexes: readonly number[]): Pick<DocumentedShape, 'apiVersions' | 'deprecatedApiVersions'> => ({
-    apiVersions: versionsIn(indexes.map(i => list[i]), false),
-    deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true)
-  })
+  checked.shared ??= sharedGroups(checked.groups, list, declared.groupMaps)
+  const { newestGroup, groups: olderGroups, groupOf, every, newestVersions, olderVersions } = checked.shared
   const own = route as unknown as Record<string, unknown>
-  const every = versionsOf(groups.flatMap(group => group.versions))
   const answers = context.answersOwn(method)
   // What the shapes use of the context, which the route would otherwise keep whole.
   const { allow, queryNames } = context
   if (answers) {
     // Its version problems pass none of its own hooks after onRequest ones, as on a hidden route.
     for (const kind of AFTER_ANSWER) if (own[kind] !== undefined) own[kind] = servedOnly(kind, own[kind])
-    Object.assign(route, { [kServesAll]: newestGroup === null ? every : versionsOf(newestGroup.versions) })
+    Object.assign(route, { [kServesAll]: newestVersions ?? every })
   }
   if (olderGroups.length === 0) {
     Object.assign(route, { [kMadeByChanges]: true, ...every })
@@ -202,7 +197,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     if (validator !== undefined) for (let g = 0; g < olderGroups.length; g++) shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
   })
   const converts = olderGroups.some(({ from }) => converting.has(from))
-  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsOf(versions) }))
+  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsAt(list, versions) }))
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
     const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })
@@ -228,7 +223,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
     // the shapes', not its own.
     schema: { hide: true },
-    ...versionsOf(olderGroups.flatMap(group => group.versions)),
+    ...olderVersions,
     preValidation: append(route.preValidation, hooks.preValidation),
     // After the route's own: they were written for the newest version.
     preSerialization: append(route.preSerialization, hooks.preSerialization),
@@ -240,7 +235,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     own[OPTION] = undefined
     return
   }
-  Object.assign(route, { [kMadeByChanges]: true, ...versionsOf(newestGroup.versions) })
+  Object.assign(route, { [kMadeByChanges]: true, ...newestVersions })
   own[OPTION] = undefined
   // Fastify adds the HEAD route of a GET once, from the route's own options.
   instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
@@ -252,11 +247,40 @@ function declaringOf (route: Record<string, unknown>): string[] {
   return DECLARING.filter(name => route[name] !== undefined)
 }
 
-/** What checkedGroups finds of a route. */
+/** What checkedGroups finds of a route; with what routes of the same groups share, once made. */
 interface CheckedGroups {
   readonly groups: Array<{ from: number, versions: number[] }>
   readonly converting: Set<number>
   readonly differ: boolean
+  shared?: SharedGroups
+}
+
+/** A route's versions as route options declare them. */
+type RouteVersions = Pick<DocumentedShape, 'apiVersions' | 'deprecatedApiVersions'>
+
+// The versions at these indexes of the list, as a route declares them.
+function versionsAt (list: VersionList, indexes: readonly number[]): RouteVersions {
+  return { apiVersions: versionsIn(indexes.map(i => list[i]), false), deprecatedApiVersions: versionsIn(indexes.map(i => list[i]), true) }
+}
+
+/** The groups of a route's versions, and their versions as route options declare them: shared by routes alike. */
+interface SharedGroups extends OlderGroups {
+  readonly newestGroup: { readonly from: number, readonly versions: readonly number[] } | null
+  readonly every: RouteVersions
+  readonly newestVersions: RouteVersions | null
+  readonly olderVersions: RouteVersions
+}
+
+function sharedGroups (groups: CheckedGroups['groups'], list: VersionList, maps: Map<string, OlderGroups>): SharedGroups {
+  const newestGroup = groups[0].from === 0 ? groups[0] : null
+  const older = groupMap(newestGroup === null ? groups : groups.slice(1), list, maps)
+  return {
+    ...older,
+    newestGroup,
+    every: versionsAt(list, groups.flatMap(group => group.versions)),
+    newestVersions: newestGroup === null ? null : versionsAt(list, newestGroup.versions),
+    olderVersions: versionsAt(list, older.groups.flatMap(group => group.versions))
+  }
 }
 
 // Objects by a number, for keys made of their identities.
@@ -272,10 +296,22 @@ function idOf (value: unknown): string {
 // What checkedGroups finds of a route depends on its schemas' parts, the versions it is in and the shared schemas
 // alone, unless a migration names the route itself (null: planned for it alone).
 function planKey (schema: FastifySchema | undefined, exists: readonly boolean[], shared: SharedSchemas, list: VersionList, keys: readonly string[]): string | null {
-  if (stepsOf(list).some(step => [...step.requests, ...step.responses].some(rule => rule.route !== null && keys.includes(rule.route)))) return null
+  const named = namedRoutes(list)
+  if (keys.some(key => named.has(key))) return null
   const given = (schema ?? {}) as Record<string, unknown>
   const response = isObject(given.response) ? Object.entries(given.response).map(([status, value]) => `${status}=${idOf(value)}`).join(',') : idOf(given.response)
   return [exists.map(Number).join(''), idOf(shared), idOf(given.body), idOf(given.querystring ?? given.query), idOf(given.params), idOf(given.headers), response].join(' ')
+}
+
+// The routes a migration of the list names, by list.
+const named = new WeakMap<VersionList, ReadonlySet<string>>()
+function namedRoutes (list: VersionList): ReadonlySet<string> {
+  let routes = named.get(list)
+  if (routes === undefined) {
+    routes = new Set(stepsOf(list).flatMap(step => [...step.requests, ...step.responses].flatMap(rule => rule.route === null ? [] : [rule.route])))
+    named.set(list, routes)
+  }
+  return routes
 }
 
 /** Older groups of versions, and the group of each of their versions by key (see ChangingRoutes.groupMaps). */
