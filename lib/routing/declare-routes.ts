@@ -5,7 +5,7 @@ import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
 import { DEPRECATED, IN_PATH, kAnswers, kBound, kCount, kSegment, STRATEGY, type CountServed } from './constraint.js'
 import { declaredText } from './declared-version.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
-import { append, prepend } from './hook-lists.js'
+import { append, prepend, toArray } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
 import { CHANGES_OPTION, kServesAll, type DocumentedShape, type RouteChanges } from './route-changes.js'
 import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
@@ -80,6 +80,28 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     return () => shapes().map(shape => {
       const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
       return { ...route, schema: allowedSchema(instance, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
+    })
+  }
+
+  // The hook that answers a route's own version problems, last of its onRequest hooks whatever the onRoute hooks of
+  // plugins registered after this one add (@fastify/rate-limit pushes its hook onto the list): Fastify reads the
+  // list once the app is ready, and their hooks run before the problem is answered, as on a hidden route.
+  function lastOnRequest (route: DeclaredRoute, hook: onRequestHookHandler): void {
+    let list = append<onRequestHookHandler>(route.onRequest as onRequestHookHandler[] | undefined, hook) as onRequestHookHandler[]
+    Object.defineProperty(route, 'onRequest', {
+      configurable: true,
+      enumerable: true,
+      get () {
+        const at = list.indexOf(hook)
+        if (at !== list.length - 1) {
+          if (at !== -1) list.splice(at, 1)
+          list.push(hook)
+        }
+        return list
+      },
+      set (value: onRequestHookHandler[] | onRequestHookHandler | undefined) {
+        list = toArray(value)
+      }
     })
   }
 
@@ -178,7 +200,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
     if (answers) {
-      route.onRequest = append(route.onRequest, hooks.ownProblem)
+      lastOnRequest(route, hooks.ownProblem)
       variants[0].hasFallback = true
     }
     const versions = [...declaration.supported.map(declaredText), ...declaration.deprecated.map(v => declaredText(v) + DEPRECATED)]

@@ -1,7 +1,8 @@
 /** A route's hooks of one kind, as route options give them: none, one, or an array. */
 type Hooks<T> = T | T[] | undefined
 
-function toArray<T> (hooks: Hooks<T>): T[] {
+/** A route's hooks of one kind as a list (the route's own, where it is one). */
+export function toArray<T> (hooks: Hooks<T>): T[] {
   return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]
 }
 

@@ -207,6 +207,9 @@ export function createRouteHooks (parts: HookParts) {
   // preParsing hook, as the hidden route's: on every request of the route, Fastify's preParsing step costs more.
   const ownProblem: onRequestHookHandler = function apiVersionOwnProblem (request, reply, done) {
     if (!((request.raw as RawRequest)[kOutcome] as VersionOutcome).fallback) return done()
+    // As on a hidden route, which has no schema: what a writer of the app's sends is JSON, whatever the route's
+    // response schema of that status says.
+    reply.serializer(problemJson)
     apiVersionProblem(request, reply)
   }
 
@@ -278,6 +281,13 @@ interface Vary { readonly text: string, readonly names: readonly string[] }
 function varyOf (headerNames: readonly string[], mediaType: boolean): Vary | null {
   const names = mediaType ? [...headerNames, 'accept', 'content-type'] : headerNames
   return names.length > 0 ? { text: names.join(', '), names } : null
+}
+
+// A problem's body as Fastify writes one where no schema is: a text as it is, anything else as JSON.
+function problemJson (this: FastifyReply, payload: unknown): string {
+  if (typeof payload === 'string') return payload
+  if (!this.hasHeader('content-type')) this.header('content-type', 'application/json; charset=utf-8')
+  return JSON.stringify(payload)
 }
 
 function shortest (spelled: string, declared: string): string {

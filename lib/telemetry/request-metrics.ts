@@ -147,13 +147,13 @@ export function createRequestMetrics (parts: MetricsParts): RouteMetrics {
    * The hooks of one route from the function that counts its request: `onSend` counts and marks the request,
    * `onResponse` counts one `onSend` never saw.
    */
-  function counting (count: (request: FastifyRequest) => void, span: OtelSpanHooks | null = null): RouteCounting {
+  function counting (count: (request: FastifyRequest) => boolean | void, span: OtelSpanHooks | null = null): RouteCounting {
     return {
       span,
       onSend: function apiVersionTelemetry (request, reply, payload, done) {
         const outcome = (request.raw as RawRequest)[kOutcome]
-        if (outcome?.counted !== true) {
-          count(request)
+        // Not counted (false): a version problem that a hook of the route's counts as the hidden route would.
+        if (outcome?.counted !== true && count(request) !== false) {
           ;((request.raw as RawRequest)[kOutcome] as VersionOutcome).counted = true
         }
         done(null, payload)
@@ -195,7 +195,9 @@ export function createRequestMetrics (parts: MetricsParts): RouteMetrics {
       if (span) onSpan(form.text)
     }
     const hooks = counting(function countVersioned (request) {
-      count(request.method, request.log, (request.raw as RawRequest)[kOutcome] as VersionOutcome, servedOrRead(request) as ApiVersion, !otel)
+      const version = servedOrRead(request)
+      if (version === null) return false
+      count(request.method, request.log, (request.raw as RawRequest)[kOutcome] as VersionOutcome, version, !otel)
     }, otel ? otelSpan(key => forms.get(key)?.text, servedOrRead) : null)
     return {
       ...hooks,

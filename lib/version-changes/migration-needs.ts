@@ -1,3 +1,4 @@
+import { isObject } from '../util/is-object.js'
 import { typesOf, typesText, within } from './json-types.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
@@ -17,7 +18,7 @@ const needs = new WeakMap<FieldRule, Needs>()
  * Notes what a field rule needs, from the field as its version has it (`now`, the schema of the property, and
  * whether it is required; none for a `removed` field): a field older versions required and this one has not
  * (`removed`, or `changed` to optional) needs a response migration to give it; one older versions may leave out
- * that this one requires, a request migration to give it; a value of another type, a migration in each direction
+ * (or lack: `added`, without a default) that this one requires, a request migration to give it; a value of another type, a migration in each direction
  * where one version's values are not the other's.
  */
 export function noteNeeds (rule: FieldRule, now: unknown, required: boolean, shared: SharedSchemas): void {
@@ -25,6 +26,8 @@ export function noteNeeds (rule: FieldRule, now: unknown, required: boolean, sha
   let request: string | null = null
   let response: string | null = null
   if (rule.kind === 'removed' && rule.required === true) response = `older versions require the field ${field}, which this one no longer has`
+  // Where the field has a default, Fastify's validation of the request converted up gives it.
+  if (rule.kind === 'added' && required && !(isObject(now) && now.default !== undefined)) request = `older versions do not send the field ${field}, which this one requires`
   if (rule.kind === 'changed') {
     if (rule.older !== null) {
       const older = typesOf(rule.older, shared)

@@ -22,7 +22,11 @@ export function servedOnly (kind: typeof AFTER_ANSWER[number], hooks: unknown): 
     }
     return hook.call(this, request, ...rest)
   }
-  // What is no function stays as given: Fastify refuses it at start-up.
-  const wrapped = (hook: unknown): unknown => typeof hook === 'function' ? wrap(hook as Hook) : hook
+  // What Fastify refuses at start-up stays as given, so that it does: no function, or an async function that also
+  // takes `done`.
+  const doneAt = kind === 'onResponse' || kind === 'onTimeout' ? 3 : 4
+  const refused = (hook: unknown): boolean => typeof hook !== 'function' ||
+    (hook.constructor.name === 'AsyncFunction' && (kind === 'onRequestAbort' ? hook.length !== 1 : hook.length === doneAt))
+  const wrapped = (hook: unknown): unknown => refused(hook) ? hook : wrap(hook as Hook)
   return Array.isArray(hooks) ? hooks.map(wrapped) : wrapped(hooks)
 }

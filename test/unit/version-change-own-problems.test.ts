@@ -91,7 +91,40 @@ t.test('beside a route of its path with another constraint: it answers the probl
   t.same(await get('1.0', 'a.example'), [200, 'changing'])
   t.same(await get('2.0'), [200, 'changing'])
   t.same((await get('7.0'))[0], 400, 'a version no route has: its problem')
-  t.notMatch(app.printRoutes(), /version problems[^\n]*\n[^\n]*version problems/, 'one hidden route at most: the host-bound route\'s')
+  t.equal(app.printRoutes().split('version problems').length - 1, 1, 'one hidden route: the host-bound route\'s')
+})
+
+t.test('beside a host-bound route, with telemetry: each request counted once, a problem as the problem it is', async t => {
+  for (const hostFirst of [true, false]) {
+    const reader = new Reader()
+    const app = Fastify()
+    await app.register(apiVersioning, { problemDetails: true, telemetry: { meterProvider: new MeterProvider({ readers: [reader] }) }, versionChanges: VERSIONS })
+    const hosted = (): void => { app.get('/x', { apiVersions: ['9.0'], constraints: { host: 'a.example' } }, says('hosted')) }
+    if (hostFirst) hosted()
+    app.get('/x', { versionChanges: true }, says('changing'))
+    if (!hostFirst) hosted()
+    await app.ready()
+    t.same((await app.inject('/x?api-version=7.0')).json(), problem('unsupported'))
+    t.same((await app.inject('/x?api-version=x')).json(), problem('invalid'))
+    t.equal((await app.inject('/x?api-version=1.0')).statusCode, 200)
+    const { resourceMetrics } = await reader.collect() as { resourceMetrics: ResourceMetrics }
+    const counted = resourceMetrics.scopeMetrics.flatMap(scope => scope.metrics).filter(metric => metric.descriptor.name === 'api_version.requests')
+      .flatMap(metric => (metric.dataPoints as Array<DataPoint<number>>).map(p => `${String(p.attributes['api_version.outcome'])} ${String(p.attributes.api_version ?? '')} ${p.value}`)).sort()
+    t.same(counted, ['invalid  1', 'served 1.0 1', 'unsupported  1'], `host-bound route ${hostFirst ? 'first' : 'after'}`)
+  }
+})
+
+t.test('a problem writer of the app that sends an object: JSON, whatever the route\'s schema of that status', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, {
+    problemDetails: true,
+    versionChanges: VERSIONS,
+    problemWriters: [{ canWrite: () => true, write: ({ problem, reply }) => reply.code(problem.status).send({ kind: problem.code, status: problem.status, message: 'no such version' }) }]
+  })
+  app.get('/orders', { versionChanges: true, schema: { response: { 200: Order, 400: Type.Object({ message: Type.String() }) } } }, async () => ({ id: 1, total: 2 }))
+  await app.ready()
+  const res = await app.inject('/orders?api-version=7.0')
+  t.same([res.statusCode, res.headers['content-type'], res.json()], [400, 'application/json; charset=utf-8', { kind: 'UnsupportedApiVersion', status: 400, message: 'no such version' }])
 })
 
 t.test('after an ordinary versioned route of its method and path, that route\'s hidden route answers the problems', async t => {
@@ -128,6 +161,18 @@ t.test('a route hook that is no function: Fastify\'s own start-up error, as with
   const app = Fastify()
   await app.register(apiVersioning, { versionChanges: VERSIONS })
   t.throws(() => app.get('/orders', { versionChanges: true, onSend: 'not a hook' as never }, says('orders')), { code: 'FST_ERR_HOOK_INVALID_HANDLER' })
+  // An async hook that also takes `done`, of each arity Fastify checks (in a list of hooks, where Fastify checks them).
+  const misused = [
+    ['onSend', async (request: unknown, reply: unknown, payload: unknown, done: unknown) => payload],
+    ['onResponse', async (request: unknown, reply: unknown, done: unknown) => {}],
+    ['onRequestAbort', async (request: unknown, done: unknown) => {}]
+  ] as const
+  for (const [kind, hook] of misused) {
+    t.throws(() => app.get(`/${kind}`, { versionChanges: true, [kind]: [hook] as never }, says(kind)), { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER' }, kind)
+  }
+  // Well-formed async hooks are taken (and skip a problem, as the others).
+  app.get('/well-formed', { versionChanges: true, onSend: async (request, reply, payload) => payload, onRequestAbort: async request => {} }, says('ok'))
+  await app.ready()
 })
 
 t.test('policies and telemetry: a problem it answers is counted and headed as the hidden route would', async t => {
@@ -169,4 +214,20 @@ t.test('routes of the same schemas are planned once, but a migration that names 
   for (const [url, name] of [['/a', 'x (migrated)'], ['/b', 'x'], ['/c', 'x']]) {
     t.same((await app.inject({ method: 'POST', url: `${url}?api-version=1.0`, payload: { name: 'x' } })).json(), { name }, url)
   }
+})
+
+t.test('hooks that plugins registered after this one add to its onRequest hooks run before a problem is answered (@fastify/rate-limit)', async t => {
+  const { default: rateLimit } = await import('@fastify/rate-limit')
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: VERSIONS })
+  await app.register(rateLimit, { max: 2, timeWindow: 60_000 })
+  // A plugin's onRoute hook that gives the route's hooks anew, with its own first.
+  const seen: string[] = []
+  app.addHook('onRoute', route => { route.onRequest = [(request, reply, done) => { seen.push(request.url); done() }, ...[route.onRequest ?? []].flat()] })
+  app.get('/orders', { versionChanges: true }, says('orders'))
+  await app.ready()
+  const statuses = []
+  for (let i = 0; i < 3; i++) statuses.push((await app.inject('/orders?api-version=7.0')).statusCode)
+  t.same(statuses, [400, 400, 429], 'the third problem request is over the limit')
+  t.equal(seen.length, 3, 'a hook given anew runs too')
 })

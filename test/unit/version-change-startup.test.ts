@@ -95,3 +95,20 @@ t.test('a response migration by $id gives what a schema for convertToApiVersion 
   const app = await started(app => app.addSchema(Event), list(change))
   t.same(await app.convertToApiVersion({ schema: 'Event', value: { id: 1 }, version: '1.0' }), { id: 1, kind: 'order' })
 })
+
+t.test('a field added to a request schema that requires it: older versions do not send it, so a request migration gives it, or a default', async t => {
+  const NewOrder = Type.Object({ id: Type.Integer(), currency: Type.String() })
+  const added = versionChange({ description: 'Orders have a currency.', fields: [{ schema: NewOrder, field: 'currency', added: true }] })
+  await t.rejects(started(app => app.post('/orders', { versionChanges: true, schema: { body: NewOrder } }, async () => 'ok'), list(added)), {
+    code: 'FST_API_VERSIONING_INVALID_DECLARATION',
+    message: /older versions do not send the field "currency", which this one requires/
+  })
+  // Only in a response: the older versions' responses leave it out by themselves.
+  await started(app => app.get('/orders', { versionChanges: true, schema: { response: { 200: NewOrder } } }, async () => ({ id: 1, currency: 'EUR' })), list(added))
+  const Defaulted = Type.Object({ id: Type.Integer(), currency: Type.String({ default: 'EUR' }) })
+  const app = await started(app => app.post('/orders', { versionChanges: true, schema: { body: Defaulted } }, async request => request.body), list(versionChange({ description: 'Orders have a currency.', fields: [{ schema: Defaulted, field: 'currency', added: true }] })))
+  t.same((await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { id: 1 } })).json(), { id: 1, currency: 'EUR' }, 'a default: Fastify gives it as it validates the request converted up')
+  const migrated = versionChange({ description: 'Orders have a currency.', fields: [{ schema: NewOrder, field: 'currency', added: true }], requests: [{ schema: NewOrder, migrate: request => { (request.body as { currency: string }).currency = 'USD' } }] })
+  const withMigration = await started(app => app.post('/orders', { versionChanges: true, schema: { body: NewOrder } }, async request => request.body), list(migrated))
+  t.same((await withMigration.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { id: 1 } })).json(), { id: 1, currency: 'USD' })
+})
