@@ -104,7 +104,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   if (methods.length > 1) {
     // One route a method: their versions and conversions may differ. Fastify adds the HEAD route of a GET from
     // this route's options, once.
-    for (const method of methods.slice(1)) instance.route({ ...route, url: route.routePath, method, exposeHeadRoute: false } as RouteOptions)
+    for (const method of methods.slice(1)) instance.route({ ...route, url: route.routePath, path: route.routePath, method, exposeHeadRoute: false } as RouteOptions)
     route.method = methods[0]
   }
   const method = methods[0]
@@ -237,8 +237,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   }
   Object.assign(route, { [kMadeByChanges]: true, ...newestVersions })
   own[OPTION] = undefined
-  // Fastify adds the HEAD route of a GET once, from the route's own options.
-  instance.route({ ...older, url: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
+  // Fastify adds the HEAD route of a GET once, from the route's own options. Its path as declared, under the prefix
+  // once: Fastify takes `path` where `url` is '' (the root of a prefix), and `path` has the prefix already.
+  instance.route({ ...older, url: route.routePath, path: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
 }
 
 // The route options among DECLARING that a route gives. Apart, so that no closure of expandRoute names the route:

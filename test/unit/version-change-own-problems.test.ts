@@ -231,3 +231,20 @@ t.test('hooks that plugins registered after this one add to its onRequest hooks 
   t.same(statuses, [400, 400, 429], 'the third problem request is over the limit')
   t.equal(seen.length, 3, 'a hook given anew runs too')
 })
+
+t.test('at the root of a prefix (its hidden route answers the problems): every version served there, at the prefix once', async t => {
+  for (const methods of [['GET'], ['GET', 'POST']]) {
+    const app = Fastify()
+    await app.register(apiVersioning, { problemDetails: true, versionChanges: VERSIONS })
+    await app.register(async api => {
+      api.route({ method: methods, url: '', versionChanges: true, schema: { response: { 200: Order } }, handler: async () => ({ id: 1, total: 2 }) } as never)
+    }, { prefix: '/p' })
+    await app.ready()
+    for (const method of methods) {
+      const older = await app.inject({ method: method as 'GET', url: '/p?api-version=1.0' })
+      t.same([older.statusCode, older.json()], [200, { id: 1, amount: 2 }], `${method} /p, an older version`)
+      t.equal((await app.inject({ method: method as 'GET', url: '/p?api-version=3.0' })).statusCode, 200)
+      t.equal((await app.inject({ method: method as 'GET', url: '/p/p?api-version=1.0' })).statusCode, 404, 'nothing at the prefix twice')
+    }
+  }
+})
