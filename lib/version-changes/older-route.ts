@@ -65,14 +65,15 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     const validate = shape.validation
     const result = validate === null ? false : validate(request)
     if (result === false) return up(shape, request, done)
-    if (!isThenable(result)) return invalid(attachValidation, outcome, shape, request, reply, result, done)
-    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(attachValidation, outcome, shape, request, reply, error, done), done)
+    if (!isThenable(result)) return invalid(attachValidation, outcome, request, reply, result, done)
+    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(attachValidation, outcome, request, reply, error, done), done)
   }
 
   // Where Fastify validates the newest schema only, the older versions' requests are converted after it.
   const preHandler: preHandlerHookHandler = function apiVersionRequestChanges (request, reply, done) {
     const shape = shapeOf(outcomeOf(request))
-    if (shape === null) return done()
+    // A request that failed validation (the route attaches the error) goes to the handler as the client sent it.
+    if (shape === null || request.validationError !== undefined) return done()
     up(shape, request, done)
   }
 
@@ -149,15 +150,16 @@ function up (shape: OlderShape, request: FastifyRequest, done: (error?: Error) =
   else done()
 }
 
-// As Fastify: answered by the error handler, or given to the handler to answer (the request converted all the same).
-function invalid (attachValidation: boolean, outcome: VersionOutcome, shape: OlderShape, request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void {
+// As Fastify: answered by the error handler, or given to the handler to answer, the request as the client sent it
+// (converting what does not fit its version may fail as a server error).
+function invalid (attachValidation: boolean, outcome: VersionOutcome, request: FastifyRequest, reply: FastifyReply, error: Error, done: () => void): void {
   if (!attachValidation) {
     reply.send(error)
     return
   }
   request.validationError = error as typeof request.validationError
   outcome.invalid = error
-  up(shape, request, done)
+  done()
 }
 
 // A body converted down (or not), written with the version's schema for the reply's status.

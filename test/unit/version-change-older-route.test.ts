@@ -295,3 +295,18 @@ t.test("versionChangesCompile: 'eager' compiles the newest version's serializers
   t.same((await server.inject({ method: 'POST', url: '/things?api-version=1.0' })).json(), { code: 'NONE', message: 'none' })
   t.equal(compiled.length, atReady, 'nothing left to compile')
 })
+
+t.test('an older version\'s request that fails its own schema, where the route attaches the error: given to the handler as the client sent it', async t => {
+  const Query = Type.Object({ limit: Type.Integer({ maximum: 10 }) })
+  const renamed = versionChange({ description: 'limit was max', fields: [{ schema: Query, field: 'limit', renamedFrom: 'max' }] })
+  for (const constraints of [undefined, { host: 'localhost:80' }]) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+    app.get('/items', { versionChanges: true, attachValidation: true, constraints, schema: { querystring: Query } }, async request => ({ error: request.validationError?.message ?? null, query: request.query }))
+    await app.ready()
+    const res = await app.inject({ url: '/items?api-version=1.0&max=50', headers: { host: 'localhost:80' } })
+    t.same([res.statusCode, res.json()], [200, { error: 'querystring/max must be <= 10', query: { 'api-version': '1.0', max: 50 } }], constraints === undefined ? 'one route' : 'beside a hidden route')
+    const valid = await app.inject({ url: '/items?api-version=1.0&max=5', headers: { host: 'localhost:80' } })
+    t.same(valid.json(), { error: null, query: { 'api-version': '1.0', limit: 5 } }, 'a valid one converted up')
+  }
+})
