@@ -46,8 +46,9 @@ export interface OlderRouteMode {
  * each; null for a version of the newest shape): each picks the shape of the version the router served the request
  * as. Validation comes after the route's own preValidation hooks, as Fastify's does, and the request's conversion up
  * right after it, before Fastify's validation (of the newest's schema, where it runs) and the route's own preHandler
- * hooks, which were written for the newest version; its response's conversion down after its own preSerialization
- * hooks. An object the route sends (an error handler's too) is converted, then written with the version's schema for
+ * hooks, which were written for the newest version (in mode 'same', Fastify's validation is the older versions' own,
+ * and the conversion comes after it, first of the preHandler hooks); a request that fails validation where the route
+ * attaches the error is not converted. Its response's conversion down comes after its own preSerialization hooks. An object the route sends (an error handler's too) is converted, then written with the version's schema for
  * its status; what reaches onSend unconverted (an error Fastify's error handler wrote, a text, a Buffer, a stream, no
  * body) is read as JSON where the conversion needs its data or it is such an error, converted, and written with that
  * schema. A version problem the route answers itself (see routing/constraint.ts, kAnswers) passes them all.
