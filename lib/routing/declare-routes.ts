@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHandler } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifySchema, onRequestHookHandler, onSendHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { ReaderOptions } from '../request/request-reader.js'
 import { kDeclaration, kDocumentedRoutes } from './declaration-state.js'
@@ -7,6 +7,7 @@ import { declaredText } from './declared-version.js'
 import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.js'
 import { append, prepend, toArray } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
+import { onlyFor } from './served-only.js'
 import { CHANGES_OPTION, kServesAll, type DocumentedShape, type RouteChanges } from './route-changes.js'
 import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
 import type { HookOptions, RouteHooks } from './route-hooks.js'
@@ -191,11 +192,11 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const onRequest = spanFirst(counting, 'onRequest', route.onRequest)
     route.onRequest = hook === null ? onRequest : prepend(hook, onRequest)
     let policies = [...forms.keys()].some(key => options.policies.has(key)) ? lifecycle.policyHeaders : null
-    if (answers && policies !== null) policies = hooks.onlyFor(true, policies)
+    if (answers && policies !== null) policies = onlyFor(true, 'onSend', policies) as onSendHookHandler
     const atRouting = counting === null ? null : countsAtRouting(route, methods, pathKey, bound, counting)
     const inHooks = atRouting === null ? counting : null
     const hiddenCount = metrics?.hidden(route.url) ?? null
-    const problemCount = answers && hiddenCount !== null ? hooks.onlyFor(false, hiddenCount) : null
+    const problemCount = answers && hiddenCount !== null ? onlyFor(false, 'onSend', hiddenCount) as onSendHookHandler : null
     route.onSend = append(route.onSend, headers, policies, hooks.mediaTypeResponse(forms), logServed, hooks.servedHeader(bound, segment, forms), inHooks?.onSend ?? null, problemCount)
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)

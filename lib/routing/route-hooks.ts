@@ -133,7 +133,7 @@ export function createRouteHooks (parts: HookParts) {
       // The router reads a versioned route's version; a neutral route reads it in its own onRequest hook, which
       // an earlier hook may have preempted.
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
-      const served = outcome.logged || outcome.fallback ? null : bound ? outcome.version : outcome.served
+      const served = outcome.logged ? null : servedBy(outcome, bound)
       if (served !== null) logVersion(request, outcome, logs.get(served.key) as string)
       done(null, payload)
     }
@@ -150,7 +150,7 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionServed (request, reply, payload, done) {
       const raw = request.raw as RawRequest
       const outcome = raw[kOutcome] ?? neutralOutcome(raw, segment)
-      const served = outcome.fallback ? null : bound ? outcome.version : outcome.served
+      const served = servedBy(outcome, bound)
       if (served !== null) reply.header(name, declared.get(served.key) as string)
       done(null, payload)
     }
@@ -214,17 +214,6 @@ export function createRouteHooks (parts: HookParts) {
   }
 
   /**
-   * On a route that answers its own version problems: a hook of the versions it serves (`served`) or of the hidden
-   * route's (not `served`), run for those requests only.
-   */
-  function onlyFor (served: boolean, hook: onSendHookHandler): onSendHookHandler {
-    return function apiVersionOnlyFor (request, reply, payload, done) {
-      if (((request.raw as RawRequest)[kOutcome] as VersionOutcome).fallback === served) return done(null, payload)
-      hook.call(this, request, reply, payload, done)
-    }
-  }
-
-  /**
    * The routes of `get('')` under a prefix take `/prefix` only, those of `get('/')` take `/prefix/` as well, and
    * Fastify tells the two apart only after the hooks that see them have run. So the hidden route of a prefix's
    * root takes both, and sends `/prefix/` to the not-found handler unless one of its routes takes it.
@@ -267,7 +256,6 @@ export function createRouteHooks (parts: HookParts) {
     neutralOutcome,
     answerProblem: apiVersionProblem,
     ownProblem,
-    onlyFor,
     prefixRoot,
     /** The served version's header hook of a route (see servedHeader); null when the option is off. */
     servedHeader: (bound: boolean, segment: PathSegment | null, declared: ReadonlyMap<string, string>) => options.servedHeader === null ? null : servedHeader(options.servedHeader, bound, segment, declared),
@@ -281,6 +269,12 @@ interface Vary { readonly text: string, readonly names: readonly string[] }
 function varyOf (headerNames: readonly string[], mediaType: boolean): Vary | null {
   const names = mediaType ? [...headerNames, 'accept', 'content-type'] : headerNames
   return names.length > 0 ? { text: names.join(', '), names } : null
+}
+
+// The version a route serves a request as: for a route with other constraints (`bound`), the one the router read
+// (an earlier hook may have answered before the route's own set it, see `versioned`); none for a version problem.
+function servedBy (outcome: VersionOutcome, bound: boolean): ApiVersion | null {
+  return outcome.fallback ? null : bound ? outcome.version : outcome.served
 }
 
 // A problem's body as Fastify writes one where no schema is: a text as it is, anything else as JSON.

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { CHANGES_OPTION as OPTION, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
-import { AFTER_ANSWER, servedOnly } from './served-only.js'
+import { AFTER_ANSWER, onlyFor } from '../routing/served-only.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../util/server-error.js'
@@ -13,7 +13,7 @@ import { needsOf } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
 import type { FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
-import { olderRouteHooks, type OlderShape } from './older-route.js'
+import { olderRouteHooks, type OlderRouteHooks, type OlderShape } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { deriveSchema } from './schemas.js'
@@ -107,6 +107,10 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     for (const method of methods.slice(1)) instance.route({ ...route, url: route.routePath, path: route.routePath, method, exposeHeadRoute: false } as RouteOptions)
     route.method = methods[0]
   }
+  // Expanded here, once: what the router gets is made by this stage.
+  const own = route as unknown as Record<string, unknown>
+  own[OPTION] = undefined
+  Object.assign(route, { [kMadeByChanges]: true })
   const method = methods[0]
   // A HEAD route answers for its GET route unless an instruction names HEAD itself.
   const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${route.url}`] : [`${method} ${route.url}`]
@@ -137,18 +141,16 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   collectSchemas(declaredSchema, declared.schemas)
   checked.shared ??= sharedGroups(checked.groups, list, declared.groupMaps)
   const { newestGroup, groups: olderGroups, groupOf, every, newestVersions, olderVersions } = checked.shared
-  const own = route as unknown as Record<string, unknown>
   const answers = context.answersOwn(method)
   // What the shapes use of the context, which the route would otherwise keep whole.
   const { allow, queryNames } = context
   if (answers) {
     // Its version problems pass none of its own hooks after onRequest ones, as on a hidden route.
-    for (const kind of AFTER_ANSWER) if (own[kind] !== undefined) own[kind] = servedOnly(kind, own[kind])
+    for (const kind of AFTER_ANSWER) if (own[kind] !== undefined) own[kind] = onlyFor(true, kind, own[kind])
     Object.assign(route, { [kServesAll]: newestVersions ?? every })
   }
   if (olderGroups.length === 0) {
-    Object.assign(route, { [kMadeByChanges]: true, ...every })
-    own[OPTION] = undefined
+    Object.assign(route, every)
     return
   }
 
@@ -201,45 +203,40 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
     const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })
-    Object.assign(route, {
-      [kMadeByChanges]: true,
-      [kDocumentedShapes]: documentedShapes,
-      ...every,
-      preValidation: append(route.preValidation, hooks.preValidation),
-      preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
-      preSerialization: append(route.preSerialization, hooks.preSerialization),
-      onError: append(route.onError, hooks.onError),
-      onSend: append(route.onSend, hooks.onSend)
-    })
-    own[OPTION] = undefined
+    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...every, ...withHooks(route, hooks) })
     return
   }
   const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null })
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {
     ...options,
-    [kMadeByChanges]: true,
     [kDocumentedShapes]: documentedShapes,
     // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
     // the shapes', not its own.
     schema: { hide: true },
     ...olderVersions,
-    preValidation: append(route.preValidation, hooks.preValidation),
-    // After the route's own: they were written for the newest version.
-    preSerialization: append(route.preSerialization, hooks.preSerialization),
-    onError: append(route.onError, hooks.onError),
-    onSend: append(route.onSend, hooks.onSend)
+    ...withHooks(route, hooks)
   }
   if (newestGroup === null) {
     Object.assign(route, older)
-    own[OPTION] = undefined
     return
   }
-  Object.assign(route, { [kMadeByChanges]: true, ...newestVersions })
-  own[OPTION] = undefined
+  Object.assign(route, newestVersions)
   // Fastify adds the HEAD route of a GET once, from the route's own options. Its path as declared, under the prefix
   // once: Fastify takes `path` where `url` is '' (the root of a prefix), and `path` has the prefix already.
   instance.route({ ...older, url: route.routePath, path: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
+}
+
+// The route's own hooks with those of its older versions: after them, as they were written for the newest version,
+// but the conversion of a request, before its own preHandler hooks.
+function withHooks (route: DeclaredRoute, hooks: OlderRouteHooks): Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError' | 'onSend'> {
+  return {
+    preValidation: append(route.preValidation, hooks.preValidation),
+    preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
+    preSerialization: append(route.preSerialization, hooks.preSerialization),
+    onError: append(route.onError, hooks.onError),
+    onSend: append(route.onSend, hooks.onSend)
+  } as Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError' | 'onSend'>
 }
 
 // The route options among DECLARING that a route gives. Apart, so that no closure of expandRoute names the route:
