@@ -34,8 +34,12 @@ function unfollowed (node: Schema): unknown[] {
  * Properties the schema does not name are kept as they are (a migration may have given one an older version has);
  * an own `__proto__` stays data. Null where the pass cannot be compiled: a schema that refers to itself on the way to a change, or
  * one the changed values are reached through a union, a tuple or patterns of (the interpreted walk does those).
+ * `written`: what the pass gives is only written, by a serializer that writes only the properties a schema names
+ * (fast-json-stringify): an object whose schema names all it may write is then made in one literal, its named
+ * properties only (one `undefined` where the value has none, which such a serializer writes as absent), with no
+ * loop over the value, which was most of the pass's cost.
  */
-export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas): ((value: unknown) => unknown) | null {
+export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas, written = false): ((value: unknown) => unknown) | null {
   const functions: string[] = []
   const made = new Map<Schema, number>()
   const onPath = new Set<Schema>()
@@ -101,7 +105,10 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     // name that loses to or wins over another, are read by name, each after those it wins over.
     const involved = new Set<string>()
     for (const [winner, losers] of before) if (losers.size > 0) for (const key of [winner, ...losers]) involved.add(key)
-    const looped = order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
+    const closed = written && namesAll(node)
+    // Where the object is only written with its schema, the names it does not have as properties are read by name
+    // too: one of them may be a name of the version's schema.
+    const looped = closed ? [] : order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
     const cases = [
       ...order.filter(key => !looped.includes(key)).map(key => `case ${JSON.stringify(key)}: continue`),
       ...looped.map(key => {
@@ -109,8 +116,10 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
         return `case ${JSON.stringify(key)}: ${name === null ? '' : `put(o, ${JSON.stringify(name)}, v[k]); `}continue`
       })
     ]
-    const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
     let changes = tasks.some(rules => rules.length > 0)
+    // Each name the object gets, in order, with the code of each value it takes (read from the value by name, or
+    // through the function of its schema), the one that wins last.
+    const fields = new Map<string, string[]>()
     const emitted = new Set<string>(looped)
     const emit = (key: string): void => {
       if (emitted.has(key)) return
@@ -119,11 +128,16 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
       const child = Object.hasOwn(properties, key) ? compile(properties[key], root) : null
       if (child !== null) changes = true
       const name = now.get(key) as string | null
-      if (name !== null) lines.push(`x = v[${JSON.stringify(key)}]; if (x !== undefined) ${set(name, child === null ? 'x' : `f${child}(x)`)}`)
+      if (name !== null) fields.set(name, [...fields.get(name) ?? [], child === null ? `v[${JSON.stringify(key)}]` : `f${child}(v[${JSON.stringify(key)}])`])
     }
     for (const key of order) emit(key)
     if (!changes) return null
-    return `(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; const o = {}; let x; ${lines.join('; ')}; return o }`
+    const head = "(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; let x; "
+    // One literal: of the values a name takes, the last that is not undefined.
+    if (closed) return `${head}return { ${[...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`).join(', ')} } }`
+    const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
+    for (const [name, values] of fields) for (const value of values) lines.push(`x = ${value}; if (x !== undefined) ${set(name, 'x')}`)
+    return `${head}const o = {}; ${lines.join('; ')}; return o }`
   }
 
   function arrayFunction (node: Schema, root: Schema): string | null {
@@ -138,6 +152,19 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
   const source = `'use strict'; const has = Object.prototype.hasOwnProperty; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
   // eslint-disable-next-line no-new-func -- the pass is code made from the schemas, with their names as JSON literals
   return new Function('put', source)(put) as (value: unknown) => unknown
+}
+
+// Keywords by which a schema's serializer may write properties its `properties` do not name.
+const WRITES_MORE = ['patternProperties', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', '$ref', '$dynamicRef']
+
+// Whether a serializer that writes only what a schema names writes only the node's `properties` of an object.
+function namesAll (node: Schema): boolean {
+  return (node.additionalProperties === undefined || node.additionalProperties === false) && WRITES_MORE.every(key => node[key] === undefined)
+}
+
+// A property's key in an object literal: `__proto__` computed, which makes it data, not the object's prototype.
+function literalKey (name: string): string {
+  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)
 }
 
 // A property set in generated code: as data, an own `__proto__` included.

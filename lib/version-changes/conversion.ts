@@ -75,6 +75,11 @@ export interface ConversionContext {
   readonly newest: VersionSchemas
   /** The query parameters that carry the version (lower case): no schema's to check. */
   readonly queryNames: readonly string[]
+  /**
+   * The route's responses are written with their schemas by a serializer that writes only the properties a schema
+   * names (fast-json-stringify, see writesNamedOnly): a response converted without migrations is then only written.
+   */
+  readonly writtenNamedOnly?: boolean
 }
 
 /** What each step does to the data of one route: planned at its first use, and told without planning it. */
@@ -150,7 +155,7 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
   const responses = down.map(k => steps.at(k).response as ResponseStep)
   return {
     up: up.length === 0 ? null : upward(steps, up, context.versions[from], context),
-    down: down.length === 0 ? null : downward(steps, down),
+    down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true),
     needs: needsOf(responses)
   }
 }
@@ -165,6 +170,8 @@ interface NamesRun {
   readonly steps: NamesStep[]
   readonly interpreted: Array<(box: { value: unknown }, key: string) => void>
   readonly compiled: Map<string, ((value: unknown) => unknown) | null>
+  /** What the run gives is only written with its version's schema (see compileNames). */
+  written: boolean
   // The status of the last response through the run, and its key: a route answers one status again and again, and
   // finding a key makes a string of the status each time.
   status: number
@@ -172,14 +179,14 @@ interface NamesRun {
 }
 
 function namesRun (start: number): NamesRun {
-  return { start, steps: [], interpreted: [], compiled: new Map(), status: -1, statusKey: undefined }
+  return { start, steps: [], interpreted: [], compiled: new Map(), written: false, status: -1, statusKey: undefined }
 }
 
 // The value through a run: its compiled pass for the part or status key, else each step's walk.
 function throughRun (run: NamesRun, key: string, schema: unknown, value: unknown, plan: StepPlan): unknown {
   let pass = run.compiled.get(key)
   if (pass === undefined) {
-    pass = compileNames(contentUnion(schema), run.steps, plan.shared)
+    pass = compileNames(contentUnion(schema), run.steps, plan.shared, run.written)
     run.compiled.set(key, pass)
   }
   if (pass !== null) return pass(value)
@@ -237,7 +244,7 @@ function upward (plan: StepPlan, ks: readonly number[], client: string, context:
   }
 }
 
-function downward (plan: StepPlan, ks: readonly number[]): Down {
+function downward (plan: StepPlan, ks: readonly number[], writtenNamedOnly: boolean): Down {
   const listed = stepsOf(plan.list)
   // The migrations of a step first, then its renames with those of the steps after it that have none.
   const program: Array<NamesRun | ResponseStep> = []
@@ -266,6 +273,8 @@ function downward (plan: StepPlan, ks: readonly number[]): Down {
     return key === undefined ? value : throughRun(run, key, responses.get(key), value, plan)
   }
   if (!program.some(entry => !('steps' in entry))) {
+    // Renames alone, in one run: what it gives has no property a migration added, and is only written.
+    (program[0] as NamesRun).written = writtenNamedOnly
     return (reply, body) => {
       let value = body
       for (const entry of program) value = rename(entry as NamesRun, reply.statusCode, value)

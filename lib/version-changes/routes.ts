@@ -16,6 +16,7 @@ import { versionsOfEndpoint } from './endpoints.js'
 import { olderRouteHooks, type OlderRouteHooks, type OlderShape } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
+import { writesNamedOnly } from './named-only.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type VersionStep } from './version-steps.js'
@@ -172,11 +173,13 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     const g = groupOf.get(key)
     return g === undefined ? null : shapeAt(g)
   }
+  const { url, validatorCompiler, serializerCompiler } = route
   const olderShape = (from: number): OlderShape => {
     const { data, steps } = planned()
+    const writtenNamedOnly = writesNamedOnly(serializerCompiler ?? instance.serializerCompiler)
     return {
       validation: versionValidation(allow(schemaOf(from)) as Record<string, unknown> | undefined),
-      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames }),
+      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames, writtenNamedOnly }),
       serializerOf: versionSerializers(data[from].response)
     }
   }
@@ -187,7 +190,6 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   }
   const newest = (reply: FastifyReply): Serialize | null => newestOnes()(reply)
   // With versionChangesCompile: 'eager', all of it once the app is ready, with the compilers Fastify set up then.
-  const { url, validatorCompiler, serializerCompiler } = route
   declared.warmers.push(() => {
     const validator = (validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
     const serializer = (serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined

@@ -1,8 +1,11 @@
 import t from 'tap'
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
+import Fastify from 'fastify'
+import build from 'fast-json-stringify'
 import { versionChange, type FieldInstruction } from '../../lib/index.js'
 import { compileNames, type NamesStep } from '../../lib/version-changes/compiled-names.js'
+import { writesNamedOnly } from '../../lib/version-changes/named-only.js'
 import { locatorOf } from '../../lib/version-changes/conversion.js'
 import { downName, rebuild, removedName, upName } from '../../lib/version-changes/renaming.js'
 import { deriveSchema } from '../../lib/version-changes/schemas.js'
@@ -193,4 +196,62 @@ t.test('a step that names a property the schema has not: mapped in the loop over
   const q = { ...rule, field: 'q', renamedFrom: 's' } as FieldRule
   const step: NamesStep = { rules: [rule, q], name: (tasks, key) => key === 'q' ? 'r' : key === 'a' ? null : key }
   t.same(compileNames(Item, [step], none)?.({ a: 1, q: 2, s: 4, z: 3 }), { r: 2, s: 4, z: 3 })
+})
+
+// What a serializer that writes only what a schema names writes of a value, or the error it throws.
+function writtenWith (schema: unknown, value: unknown): string {
+  try {
+    return build(schema as Schema)(value)
+  } catch (error) {
+    return `threw ${(error as Error).message}`
+  }
+}
+
+t.test('a property: a pass whose value is only written (no loop over the value) writes, with the version\'s schema, what the full pass writes', async t => {
+  let compared = 0
+  await fc.assert(fc.property(schemas.node, fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 1, maxLength: 4 }), fc.nat(), (schema, picks, seed) => {
+    const steps = stepsFor(schema, picks, false)
+    const names = steps.map(rules => ({ rules, name: downName }))
+    const full = compileNames(schema, names, none)
+    const written = compileNames(schema, names, none, true)
+    if (full === null || written === null) return full === written
+    compared++
+    let oldest: unknown = schema
+    for (const rules of steps) oldest = deriveSchema(oldest, { version: 'x', rules }, none)
+    const value = fc.sample(values(schema), { numRuns: 1, seed })[0]
+    return writtenWith(oldest, written(structuredClone(value))) === writtenWith(oldest, full(structuredClone(value)))
+  }), { numRuns: 300 })
+  t.ok(compared > 250, `${compared} compared`)
+})
+
+t.test('a pass whose value is only written: one literal of the named properties; the loop over the value kept where a schema writes more', async t => {
+  const Line = { type: 'object', properties: { sku: { type: 'string' }, tag: { type: 'string' } } }
+  const [sku, tag] = rulesOf(versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }, { schema: Line, field: 'tag', renamedFrom: '__proto__' }] }))?.fields ?? []
+  const steps = [{ rules: [sku, tag], name: downName }]
+  const pass = compileNames(Line, steps, none, true) as (value: unknown) => Record<string, unknown>
+  const line = pass({ sku: 's', tag: 't', extra: 1 })
+  t.same(Object.keys(line), ['code', '__proto__'], 'the older names only, the extra left out')
+  t.equal(Object.getPrototypeOf(line), Object.prototype, 'an own __proto__ stays data')
+  t.equal(Object.getOwnPropertyDescriptor(line, '__proto__')?.value, 't')
+  t.same(pass({ code: 'older', extra: 1 }), { code: 'older', __proto__: undefined }, 'an older name the value has anyway is read by name, the renamed one winning where it is there')
+  t.equal(pass({ sku: 'newer', code: 'older' }).code, 'newer')
+  for (const more of [{ additionalProperties: true }, { patternProperties: { '^x': { type: 'string' } } }, { allOf: [{ type: 'object', properties: { kept: { type: 'string' } } }] }]) {
+    const Open = { ...Line, ...more }
+    const rules = rulesOf(versionChange({ description: 'x', fields: [{ schema: Open, field: 'sku', renamedFrom: 'code' }] }))?.fields ?? []
+    const open = compileNames(Open, [{ rules, name: downName }], none, true) as (value: unknown) => Record<string, unknown>
+    t.same(open({ sku: 's', kept: 'k' }), { kept: 'k', code: 's' }, `${Object.keys(more)[0]}: what the value has beside its named properties is kept`)
+  }
+})
+
+t.test("which serializers write only what a schema names: Fastify's own compiler's, told without calling it", async t => {
+  const app = Fastify()
+  let compiler: unknown
+  await app.register(async instance => {
+    instance.get('/', { schema: { response: { 200: { type: 'object', properties: { a: { type: 'string' } } } } } }, async () => ({ a: 'a' }))
+    instance.addHook('onReady', async () => { compiler = instance.serializerCompiler })
+  })
+  await app.ready()
+  t.ok(writesNamedOnly(compiler), "Fastify's own")
+  t.notOk(writesNamedOnly(() => (data: unknown) => JSON.stringify(data)), 'an app\'s own compiler')
+  t.notOk(writesNamedOnly(undefined), 'none')
 })
