@@ -2,6 +2,7 @@ import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
 import { locatorOf } from './conversion.js'
 import { needsOf } from './migration-needs.js'
+import { holdsNamed } from './late-refs.js'
 import { sameShape } from './schema-identity.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
@@ -21,6 +22,7 @@ import { only, stepsOf } from './version-steps.js'
 export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas): void {
   const routes = declared.names
   const where = (k: number, at: string): string => `fastify-api-versioning: versionChanges: the change of ${list[k].text}, ${at}`
+  checkLateSchemas(list, declared.late)
   // A schema built again, however alike, is another schema: the shapes of the routes' schemas show such a twin.
   const shapes = [...declared.schemas]
   const lookAlike = (schema: unknown): boolean => isObject(schema) && !declared.schemas.has(schema) && shapes.some(node => sameShape(node, schema))
@@ -101,6 +103,22 @@ function checkOtherRoutes (list: VersionList, others: readonly OtherRoute[]): vo
       if (!parts.some(part => holds(part, rule, route.shared))) continue
       const serves = route.kind === 'plain' ? 'declares no version, so serves every client' : route.kind === 'neutral' ? 'is version-neutral, so serves every version' : `declares ${olderOnes(route)}, so serves ${olderOnes(route)}`
       throw coded(new Error(`fastify-api-versioning: route ${route.label} holds a schema that the change of ${list[k].text}, ${rule.at}, changes, but ${serves} the newest shape; declare it with versionChanges: true (one handler for every version), or with apiVersions: '${list[0].text}' alone`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+    }
+  }
+}
+
+/**
+ * A versionChanges route's versions are planned when it is declared: a shared schema it refers to that was added
+ * after it, and that an instruction changes, would have its older versions served the newest shape. Throws, naming
+ * the route, the schema and the fix.
+ */
+function checkLateSchemas (list: VersionList, late: ChangingRoutes['late']): void {
+  if (late.length === 0) return
+  const rules = list.flatMap(({ changes }) => changes.flatMap(change => [...change.fields, ...[...change.requests, ...change.responses].filter(rule => rule.schema !== null)]))
+  for (const { label, ids, shared } of late) {
+    const changed = ids.find(id => shared(id) !== undefined && holdsNamed(id, rules, shared))
+    if (changed !== undefined) {
+      throw coded(new Error(`fastify-api-versioning: route ${label}: its schema refers to the shared schema '${changed}', which was added after the route, and the versionChanges option changes it; a versionChanges route's versions are planned when it is declared, so its older versions would get the newest shape: add the schema before the route (app.addSchema)`), 'FST_API_VERSIONING_LATE_SCHEMA')
     }
   }
 }

@@ -17,6 +17,7 @@ import { olderRouteHooks, type OlderRouteHooks, type OlderShape } from './older-
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { writesNamedOnly } from './named-only.js'
+import { unknownRefs } from './late-refs.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type VersionStep } from './version-steps.js'
@@ -52,6 +53,8 @@ export interface ChangingRoutes {
   readonly groupMaps: Map<string, OlderGroups>
   /** What the checks found of routes of the same schemas and versions (see planKey), until the app is ready. */
   readonly plans: Map<string, CheckedGroups>
+  /** The routes that refer to shared schemas their instance did not know when they were declared, by `$id`. */
+  readonly late: Array<{ readonly label: string, readonly ids: readonly string[], readonly shared: SharedSchemas }>
 }
 
 /** A route declared without versionChanges: true, as its check at ready reads it. */
@@ -65,7 +68,7 @@ export interface OtherRoute {
 }
 
 export function changingRoutes (): ChangingRoutes {
-  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [], groupMaps: new Map(), plans: new Map() }
+  return { names: new Set(), migrating: new Set(), schemas: new Set(), held: new Set(), others: [], warmers: [], groupMaps: new Map(), plans: new Map(), late: [] }
 }
 
 /** Set on the routes this stage makes of a route declared with versionChanges: true. */
@@ -123,6 +126,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 
   const shared = sharedSchemasOf(instance)
   const declaredSchema = route.schema
+  // Planned now, without them: what the checks at ready must see.
+  const unknown = unknownRefs(declaredSchema, shared)
+  if (unknown.length > 0) declared.late.push({ label, ids: unknown, shared })
   // The route's schema and steps in each version: planned at start-up for the checks and the groups of versions,
   // and again at the first request that needs them (from the derivations kept for every route): the route keeps
   // none of it in between.

@@ -21,8 +21,17 @@ async function gate (t: Test, argv: string[], variant: Variant = 'released', clo
   return { code, stdout, stderr }
 }
 
+// A folder of its own (tap's t.testdir() is named after the test, and CI runs the unit layer of two Node.js lines at
+// once in one checkout: one run's teardown would remove the other's), with the files given, removed after the test.
+function tempFolder (t: Test, files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'release-gate-'))
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 const released = async (t: Test): Promise<string> => {
-  const dir = t.testdir()
+  const dir = tempFolder(t)
   t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' })
   return dir
 }
@@ -105,14 +114,14 @@ t.test('snapshot saves the versions served now and leaves the other files of the
     stderr: ''
   })
   t.same(readdirSync(dir).sort(), ['1.0.json', '2.0.json', 'notes.txt'])
-  const created = join(t.testdir(), 'versions', 'saved')
+  const created = join(tempFolder(t), 'versions', 'saved')
   t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', created])).code, 0, 'the folder is created')
   t.same(readdirSync(created), ['1.0.json', '2.0.json'])
 })
 
 // Without a bound, each run would not end: 3^20 places, each compared.
 t.test('a saved document of $ref chains is checked in time linear in its size; a schema too deep to compare is exit 2 naming the file', { timeout: 60_000 }, async t => {
-  const dir = t.testdir()
+  const dir = tempFolder(t)
   t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'chains')).code, 0)
   const saved = readFileSync(join(dir, '1.0.json'), 'utf8')
   t.ok(Object.keys(JSON.parse(saved).components.schemas).length > 20, '21 levels of schemas')
@@ -168,11 +177,11 @@ t.test('a folder holding one version twice is refused, naming both files; snapsh
 })
 
 t.test('the app module: a Fastify instance or a function returning one, ESM or CommonJS, resolved from the working directory', async t => {
-  const dir = t.testdir()
+  const dir = tempFolder(t)
   t.same(await gate(t, ['snapshot', '--app', 'instance.ts', '--dir', dir]), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' }, 'an instance')
-  const promised = t.testdir()
+  const promised = tempFolder(t)
   t.same(await gate(t, ['snapshot', '--app', 'promised.ts', '--dir', promised]), { code: 0, stdout: `Saved 2 versions in ${promised}: 1.0.json, 2.0.json\n`, stderr: '' }, 'a promise of one: export default build()')
-  const cjs = t.testdir()
+  const cjs = tempFolder(t)
   t.same(await gate(t, ['snapshot', '--app', './commonjs.cjs', '--dir', cjs]), { code: 0, stdout: `Saved 2 versions in ${cjs}: 1.0.json, 2.0.json\n`, stderr: '' }, 'CommonJS: module.exports')
   t.same(await gate(t, ['check', '--app', join(fixtures, 'commonjs.cjs'), '--dir', cjs], 'breaking'), await gate(t, ['check', '--app', 'app.ts', '--dir', cjs], 'breaking'), 'an absolute path')
 })
@@ -208,13 +217,13 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
     stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
   })
 
-  const empty = t.testdir({ 'notes.txt': 'not a document' })
+  const empty = tempFolder(t, { 'notes.txt': 'not a document' })
   await fails(['check', '--app', 'app.ts', '--dir', join(empty, 'nowhere')], /^fastify-api-versioning: --dir \S+nowhere: cannot read the folder: ENOENT/)
   await fails(['check', '--app', 'app.ts', '--dir', empty], `fastify-api-versioning: --dir ${empty} has no saved version (<version>.json): run snapshot when you release a version, then check\n`)
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'notes.txt')], /^fastify-api-versioning: --dir \S+notes\.txt: cannot write the documents there: EEXIST/)
   mkdirSync(join(empty, 'taken', '2.0.json'), { recursive: true })
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'taken')], /^fastify-api-versioning: --dir \S+taken: cannot write the documents there: EISDIR/)
-  const broken = t.testdir({ '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
+  const broken = tempFolder(t, { '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
   writeFileSync(join(broken, '1.0.json'), '{}')
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)

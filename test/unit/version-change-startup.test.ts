@@ -2,6 +2,7 @@ import t from 'tap'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type ApiVersioningOptions } from '../../lib/index.js'
+import { holdsNamed } from '../../lib/version-changes/late-refs.js'
 
 // What would be silently wrong is refused at start-up, naming the change, the version and the instruction.
 
@@ -111,4 +112,50 @@ t.test('a field added to a request schema that requires it: older versions do no
   const migrated = versionChange({ description: 'Orders have a currency.', fields: [{ schema: NewOrder, field: 'currency', added: true }], requests: [{ schema: NewOrder, migrate: request => { (request.body as { currency: string }).currency = 'USD' } }] })
   const withMigration = await started(app => app.post('/orders', { versionChanges: true, schema: { body: NewOrder } }, async request => request.body), list(migrated))
   t.same((await withMigration.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { id: 1 } })).json(), { id: 1, currency: 'USD' })
+})
+
+t.test('a shared schema a change changes, added after a route that refers to it: refused, as the route was planned without it', async t => {
+  const Line = Type.Object({ sku: Type.String() })
+  const sku = versionChange({ description: 'sku (was code).', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }] })
+  const byId = versionChange({ description: 'total (was sum).', fields: [{ schema: 'Cart', field: 'total', renamedFrom: 'sum' }] })
+  const Cart = { $id: 'Cart', type: 'object', properties: { total: { type: 'number' } } }
+  const Basket = { $id: 'Basket', type: 'object', properties: { line: Line } }
+  const Wrapper = { $id: 'Wrapper', type: 'object', properties: { cart: { $ref: 'Cart#' } } }
+  const reply = { response: { 200: { $ref: 'Cart#' } } }
+  const cases: Array<[string, (app: FastifyInstance) => void, ReturnType<typeof versionChange>, RegExp]> = [
+    ['by $id', app => {
+      app.get('/cart', { versionChanges: true, schema: reply }, async () => ({ total: 1 }))
+      app.addSchema(Cart)
+    }, byId, /route GET \/cart: its schema refers to the shared schema 'Cart', which was added after the route, and the versionChanges option changes it; .* add the schema before the route \(app\.addSchema\)/],
+    ['the same schema object on a route before and one after it', app => {
+      app.get('/before', { versionChanges: true, schema: reply }, async () => ({ total: 1 }))
+      app.addSchema(Cart)
+      app.get('/after', { versionChanges: true, schema: reply }, async () => ({ total: 1 }))
+    }, byId, /route GET \/before: its schema refers to the shared schema 'Cart'/],
+    ['through a shared schema added before it', app => {
+      app.addSchema(Wrapper)
+      app.get('/wrapped', { versionChanges: true, schema: { response: { 200: { $ref: 'Wrapper#' } } } }, async () => ({ cart: { total: 1 } }))
+      app.addSchema(Cart)
+    }, byId, /route GET \/wrapped: its schema refers to the shared schema 'Cart'/],
+    ['a nested schema an instruction names by object', app => {
+      app.post('/basket', { versionChanges: true, schema: { body: { $ref: 'Basket#' } } }, async () => ({}))
+      app.addSchema(Basket)
+    }, sku, /route POST \/basket: its schema refers to the shared schema 'Basket'/]
+  ]
+  for (const [name, routes, change, message] of cases) await t.rejects(started(routes, list(change)), { code: 'FST_API_VERSIONING_LATE_SCHEMA', message }, name)
+  // One that no change changes may come later.
+  const app = await started(app => {
+    app.get('/cart', { versionChanges: true, schema: { response: { 200: { $ref: 'Plain#' } } } }, async () => ({ total: 1 }))
+    app.addSchema({ $id: 'Plain', type: 'object', properties: { total: { type: 'number' } } })
+  }, list(byId))
+  t.same((await app.inject('/cart?api-version=1.0')).json(), { total: 1 }, 'a late schema nothing changes: served')
+})
+
+t.test('whether a shared schema holds one a change names: through its references, each object once', async t => {
+  const Money = { type: 'number', default: null }
+  const schemas: Record<string, unknown> = { Invoice: { type: 'object', properties: { net: Money, gross: Money, payee: { $ref: 'Payee#' }, lost: { $ref: 'Nowhere#' }, tags: { type: 'array', items: [{ type: 'string' }] } } }, Payee: { $id: 'Payee', type: 'object', properties: { name: { type: 'string' } } } }
+  const shared = (id: string): unknown => schemas[id]
+  t.notOk(holdsNamed('Invoice', [{ schema: Order, id: null }], shared), 'none named')
+  t.ok(holdsNamed('Invoice', [{ schema: 'Payee', id: 'Payee' }], shared), 'one it refers to, named by $id')
+  t.ok(holdsNamed('Invoice', [{ schema: Money, id: null }], shared), 'one it holds twice')
 })
