@@ -10,6 +10,7 @@ import { describeResponses, errorSchemas, type ErrorObjectsMode } from './respon
 import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
+import { renameSchemas, schemaNamesAt } from './schema-names.js'
 
 export interface SplitContext {
   readonly options: ResolvedOptions
@@ -132,6 +133,7 @@ function versionDocument (
   describePolicy(document.info, policy)
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
+  renameSchemas(document, schemaNamesAt(context.options.versionList, version), text)
   return document
 }
 

@@ -63,6 +63,15 @@ export type ResponseInstruction =
   | { route: string, schema?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
   | { schema: SchemaTarget, route?: never, errors?: boolean, migrate: (response: ResponseToMigrate) => unknown }
 
+/**
+ * This version named a shared schema (`app.addSchema`, by its `$id` or the object) as it is named now, and older
+ * versions named it `renamedFrom`: the name their documents give its component (a generated client's type name).
+ */
+export interface SchemaNameInstruction {
+  schema: SchemaTarget
+  renamedFrom: string
+}
+
 export interface VersionChangeOptions<F extends readonly FieldInstruction[] = readonly FieldInstruction[]> {
   /** What changed, as a sentence for clients: documents and changes.json show it. */
   description: string
@@ -70,6 +79,7 @@ export interface VersionChangeOptions<F extends readonly FieldInstruction[] = re
   fields?: F
   requests?: readonly RequestInstruction[]
   responses?: readonly ResponseInstruction[]
+  schemas?: readonly SchemaNameInstruction[]
 }
 
 /**
@@ -104,6 +114,15 @@ export interface ChangeRules {
   readonly fields: readonly FieldRule[]
   readonly requests: readonly MigrationRule<RequestToMigrate>[]
   readonly responses: readonly ResponseRule[]
+  readonly schemas: readonly SchemaNameRule[]
+}
+
+/** A schema name instruction, checked: the shared schema's `$id`, and its name in older versions. */
+export interface SchemaNameRule {
+  readonly id: string
+  readonly renamedFrom: string
+  /** `schemas[i]`, as errors name it. */
+  readonly at: string
 }
 
 /** An endpoint instruction, checked: methods upper-case. */
@@ -148,7 +167,9 @@ export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
 // Where a change keeps its rules: a registry symbol, so that either build of the package (ESM, CommonJS) reads the
 // other's changes.
 const RULES = Symbol.for('fastify-api-versioning.versionChange')
-const KEYS = new Set(['description', 'endpoints', 'fields', 'requests', 'responses'])
+const KEYS = new Set(['description', 'endpoints', 'fields', 'requests', 'responses', 'schemas'])
+// What OpenAPI allows a component's name to be.
+const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/
 const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
 const ROUTE = /^([A-Za-z]+) (\/\S*)$/
 
@@ -162,8 +183,8 @@ function fail (message: string): never {
  * newest (see docs/version-changes.md). Checked here: a bad instruction throws, naming it.
  */
 export function versionChange<const F extends readonly FieldInstruction[] = readonly []> (options: VersionChangeOptions<F & CheckedFields<F>>): VersionChange {
-  if (!isObject(options)) fail(`needs { description, endpoints?, fields?, requests?, responses? } (got ${messageOf(options)})`)
-  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, fields, requests and responses`)
+  if (!isObject(options)) fail(`needs { description, endpoints?, fields?, requests?, responses?, schemas? } (got ${messageOf(options)})`)
+  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, fields, requests, responses and schemas`)
   const { description } = options
   if (typeof description !== 'string' || description.trim() === '') fail('description must be a sentence for clients, saying what changed')
   const rules: ChangeRules = Object.freeze({
@@ -171,7 +192,8 @@ export function versionChange<const F extends readonly FieldInstruction[] = read
     endpoints: Object.freeze(list(options.endpoints, 'endpoints').map(endpoint)),
     fields: Object.freeze(list(options.fields, 'fields').map(fieldRule)),
     requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`, ['route', 'schema', 'migrate']))),
-    responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`)))
+    responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`))),
+    schemas: Object.freeze(list(options.schemas, 'schemas').map(schemaName))
   })
   // A change with no instruction says what changed in behaviour alone (the handler asks isAppliedTo). The method is
   // not enumerable: what a change shows, spread or logged, is its description.
@@ -244,6 +266,17 @@ function fieldRule (given: unknown, i: number): FieldRule {
       return Object.freeze({ ...base, kind: 'changed', renamedFrom: null, older: (changed.schema ?? null) as object | boolean | null, required: optionalBoolean(changed.required, `${at}.changed.required`) })
     }
   }
+}
+
+function schemaName (given: unknown, i: number): SchemaNameRule {
+  const at = `schemas[${i}]`
+  if (!isObject(given)) fail(`${at} must be { schema, renamedFrom }`)
+  knownKeys(given, ['schema', 'renamedFrom'], at)
+  const { id } = target(given.schema, at)
+  if (id === null) fail(`${at}.schema has no $id: a document names a shared schema (app.addSchema) by its $id, so name it by that, or give the object its $id`)
+  if (typeof given.renamedFrom !== 'string' || !COMPONENT_NAME.test(given.renamedFrom)) fail(`${at}.renamedFrom must be the name older versions' documents give the schema: letters, digits, '.', '_' and '-' (got ${messageOf(given.renamedFrom)})`)
+  if (given.renamedFrom === id) fail(`${at}.renamedFrom is the schema's own name, ${JSON.stringify(id)}: nothing was renamed`)
+  return Object.freeze({ id, renamedFrom: given.renamedFrom, at })
 }
 
 function migration<T> (given: unknown, at: string, keys: readonly string[]): MigrationRule<T> {

@@ -109,3 +109,53 @@ t.test('a change of behaviour alone (a description, no instruction) is in the do
   t.same((await app.inject('/orders/1?api-version=1.0')).json(), { id: 1, created: 'false', status: 'open' })
   t.same((await app.inject('/orders/1?api-version=2.0')).json(), { id: 1, created: 'true', status: 'open' })
 })
+
+t.test("a shared schema's name in older versions' documents: its component, the references to it, a changed copy's title", async t => {
+  const Line = { $id: 'Line', type: 'object', properties: { sku: { type: 'string' } } }
+  const Order = { $id: 'Order', type: 'object', properties: { total: { type: 'number' }, line: { $ref: 'Line#' }, sku: { $ref: 'Line#/properties/sku' }, note: { type: 'string', 'x-note': null } }, example: { title: 'Order' } }
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    await t.test(`OpenAPI ${openapi}`, async t => {
+      const app = Fastify()
+      await app.register(apiVersioning, {
+        versionChanges: [
+          { version: '3.0', changes: [versionChange({ description: 'Orders are called orders (they were invoices).', schemas: [{ schema: 'Order', renamedFrom: 'Invoice' }] })] },
+          { version: '2.0', changes: [versionChange({ description: 'Invoices have a total (it was sum); lines are lines.', fields: [{ schema: 'Order', field: 'total', renamedFrom: 'sum' }], schemas: [{ schema: Order, renamedFrom: 'Bill' }, { schema: 'Line', renamedFrom: 'Item' }] })] },
+          { version: '1.0' }
+        ]
+      })
+      await app.register(apiVersioningOpenApi, { openapi: { openapi, info: { title: 'Order', version: 'x' } } })
+      app.addSchema(Line)
+      app.addSchema(Order)
+      app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
+      await app.ready()
+      const response = (version: string) => operations(documentOf(app, version))['GET /orders/{id}'].responses['200'].content['application/json'].schema
+      const components = (version: string) => Object.keys(documentOf(app, version).components?.schemas ?? {}).filter(name => !/Problem|Error/.test(name)).sort()
+      t.same([components('3.0'), response('3.0')], [['Line', 'Order'], { $ref: '#/components/schemas/Order' }], 'the newest: as added')
+      t.same([components('2.0'), response('2.0')], [['Invoice', 'Line'], { $ref: '#/components/schemas/Invoice' }], "2.0: 3.0's older name")
+      t.same(components('1.0'), ['Item'], "1.0: 2.0's names, the changed schema a copy")
+      t.match(response('1.0'), { title: 'Bill', properties: { sum: { type: 'number' }, line: { $ref: '#/components/schemas/Item' }, sku: { $ref: '#/components/schemas/Item/properties/sku' } }, example: { title: 'Order' } })
+      t.equal(documentOf(app, '1.0').info.title, 'Order', "the document's own title is no schema's")
+      t.same(await allProblems(app), [])
+      t.same(app.apiVersionChanges().map(c => [c.to, c.descriptions.length, c.changed.length]), [['2.0', 1, 1], ['3.0', 1, 0]], 'a name alone changes nothing of the data')
+      t.same((await app.inject('/orders/1?api-version=1.0')).json(), { sum: 1 })
+    })
+  }
+
+  const clash = Fastify()
+  await clash.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema: 'Order', renamedFrom: 'Line' }] })] }, { version: '1.0' }] })
+  await clash.register(apiVersioningOpenApi, {})
+  clash.addSchema(Line)
+  clash.addSchema(Order)
+  clash.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
+  await clash.ready()
+  t.throws(() => clash.apiVersionDocuments(), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: "fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names a schema 'Line' in the document of 1.0, where another schema has that name; give it another" })
+  // The other way round: the schema renamed comes first, the one whose name it takes after it.
+  const other = Fastify()
+  await other.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema: 'Line', renamedFrom: 'Order' }] })] }, { version: '1.0' }] })
+  await other.register(apiVersioningOpenApi, {})
+  other.addSchema(Line)
+  other.addSchema(Order)
+  other.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
+  await other.ready()
+  t.throws(() => other.apiVersionDocuments(), { message: /the change of 2\.0, schemas\[0\], names a schema 'Order' in the document of 1\.0/ })
+})

@@ -41,7 +41,8 @@ t.test('versionChange() keeps the description and its instructions, checked and 
   t.same(rules?.requests.map(rule => [rule.route, rule.id]), [['POST /orders', null], [null, 'Order']])
   t.same(rules?.responses.map(rule => [rule.route, rule.errors]), [['GET /orders/:id', false], [null, true]])
   const behaviour = rulesOf(versionChange({ description: 'Searches match whole words.' }))
-  t.same([behaviour?.endpoints, behaviour?.fields, behaviour?.requests, behaviour?.responses], [[], [], [], []], 'a change of behaviour alone: its description, no instruction')
+  t.same([behaviour?.endpoints, behaviour?.fields, behaviour?.requests, behaviour?.responses, behaviour?.schemas], [[], [], [], [], []], 'a change of behaviour alone: its description, no instruction')
+  t.same(rulesOf(versionChange({ description: 'Bills are orders.', schemas: [{ schema: 'Order', renamedFrom: 'Bill' }, { schema: { $id: 'Line' }, renamedFrom: 'Item' }] }))?.schemas, [{ id: 'Order', renamedFrom: 'Bill', at: 'schemas[0]' }, { id: 'Line', renamedFrom: 'Item', at: 'schemas[1]' }])
   t.equal(rulesOf({ description: 'a lookalike' }), null, 'only what versionChange() made')
   t.equal(rulesOf('text'), null)
   // Either build of the package reads the other's changes: the rules are under a registry symbol.
@@ -50,8 +51,14 @@ t.test('versionChange() keeps the description and its instructions, checked and 
 
 t.test('versionChange() refuses what it cannot carry out, naming the instruction', async t => {
   const cases: Array<[unknown, RegExp]> = [
-    [undefined, /needs \{ description, endpoints\?, fields\?, requests\?, responses\? \} \(got undefined\)/],
-    [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, fields, requests and responses/],
+    [undefined, /needs \{ description, endpoints\?, fields\?, requests\?, responses\?, schemas\? \} \(got undefined\)/],
+    [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, fields, requests, responses and schemas/],
+    [{ description: 'x', schemas: ['Order'] }, /schemas\[0\] must be \{ schema, renamedFrom \}/],
+    [{ description: 'x', schemas: [{ schema: 'Order', renamedfrom: 'Bill' }] }, /schemas\[0\] has the unknown key "renamedfrom"; its keys are schema, renamedFrom/],
+    [{ description: 'x', schemas: [{ schema: { type: 'object' }, renamedFrom: 'Bill' }] }, /schemas\[0\]\.schema has no \$id: a document names a shared schema \(app\.addSchema\) by its \$id, so name it by that, or give the object its \$id/],
+    [{ description: 'x', schemas: [{ schema: 'Order', renamedFrom: 'a bill' }] }, /schemas\[0\]\.renamedFrom must be the name older versions' documents give the schema: letters, digits, '\.', '_' and '-' \(got a bill\)/],
+    [{ description: 'x', schemas: [{ schema: 'Order' }] }, /schemas\[0\]\.renamedFrom must be the name/],
+    [{ description: 'x', schemas: [{ schema: { $id: 'Order' }, renamedFrom: 'Order' }] }, /schemas\[0\]\.renamedFrom is the schema's own name, "Order": nothing was renamed/],
     [{ fields: [] }, /description must be a sentence for clients, saying what changed/],
     [{ description: '  ' }, /description must be a sentence/],
     [{ description: 'x', fields: [{ schema: {}, field: 'a', renamedfrom: 'b' }] }, /fields\[0\] has the unknown key "renamedfrom"; its keys are schema, field, renamedFrom, added, removed, changed/],

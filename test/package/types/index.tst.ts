@@ -2,7 +2,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import { describe, expect, test } from 'tstyche'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, PROBLEM_TEXTS, ProblemDetailsSchema, versionChange, withApiVersions,
-  type ApiVersioningErrorCode, type ApiVersioningOptions, type ApiVersionSource, type ProblemDocument, type ProblemWriter
+  type ApiVersioningErrorCode, type ApiVersioningOptions, type ApiVersionSource, type ProblemDocument, type ProblemWriter, type SchemaNameInstruction
 } from 'fastify-api-versioning'
 
 const app = Fastify()
@@ -70,6 +70,14 @@ describe('the named exports', () => {
   test('versionChange needs a description', () => {
     expect(versionChange).type.toBeCallableWith({ description: 'Orders have a status.' })
     expect(versionChange).type.not.toBeCallableWith({})
+  })
+
+  test("a change names a shared schema as older versions' documents named it", () => {
+    expect(versionChange).type.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: 'Order', renamedFrom: 'Bill' }] })
+    expect(versionChange).type.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: { $id: 'Order' }, renamedFrom: 'Bill' }] })
+    expect(versionChange).type.not.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: 'Order' }] })
+    expect(versionChange).type.not.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: 'Order', renamedFrom: 7 }] })
+    expect<{ schema: 'Order', renamedFrom: 'Bill' }>().type.toBeAssignableTo<SchemaNameInstruction>()
   })
 
   test('a change says whether it applies to a request, by its version', () => {
