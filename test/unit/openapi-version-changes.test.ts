@@ -141,21 +141,17 @@ t.test("a shared schema's name in older versions' documents: its component, the 
     })
   }
 
-  const clash = Fastify()
-  await clash.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema: 'Order', renamedFrom: 'Line' }] })] }, { version: '1.0' }] })
-  await clash.register(apiVersioningOpenApi, {})
-  clash.addSchema(Line)
-  clash.addSchema(Order)
-  clash.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
-  await clash.ready()
-  t.throws(() => clash.apiVersionDocuments(), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: "fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names a schema 'Line' in the document of 1.0, where another schema has that name; give it another" })
-  // The other way round: the schema renamed comes first, the one whose name it takes after it.
-  const other = Fastify()
-  await other.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema: 'Line', renamedFrom: 'Order' }] })] }, { version: '1.0' }] })
-  await other.register(apiVersioningOpenApi, {})
-  other.addSchema(Line)
-  other.addSchema(Order)
-  other.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
-  await other.ready()
-  t.throws(() => other.apiVersionDocuments(), { message: /the change of 2\.0, schemas\[0\], names a schema 'Order' in the document of 1\.0/ })
+  // A name another component has: Order named Line, and (the renamed schema first) Line named Order.
+  const renaming = async (schema: string, renamedFrom: string) => {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema, renamedFrom }] })] }, { version: '1.0' }] })
+    await app.register(apiVersioningOpenApi, {})
+    app.addSchema(Line)
+    app.addSchema(Order)
+    app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
+    await app.ready()
+    return () => app.apiVersionDocuments()
+  }
+  t.throws(await renaming('Order', 'Line'), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: "fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names a schema 'Line' in the document of 1.0, where another schema has that name; give it another" })
+  t.throws(await renaming('Line', 'Order'), { message: /the change of 2\.0, schemas\[0\], names a schema 'Order' in the document of 1\.0/ })
 })
