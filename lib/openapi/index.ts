@@ -19,6 +19,7 @@ import { registerCollecting } from './swagger-routes.js'
 import { loadPeer } from './peers.js'
 import { splitDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
+import { changelogEntries, changelogPage, type ChangelogEntry } from './changelog.js'
 import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
@@ -53,6 +54,8 @@ interface Served {
   /** By version key: the document as JSON and as YAML text, made on first request. */
   readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
   readonly config: SwaggerConfig
+  /** The changelog (see changelog.ts), its data and its page, made on first request. */
+  changelog?: { readonly entries: readonly ChangelogEntry[], page?: string }
 }
 
 async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOpenApiOptions): Promise<void> {
@@ -153,6 +156,19 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }
   fastify.get(`${options.routePrefix}/swagger-config`, routeOptions, async () => serve().config)
   fastify.get(`${options.routePrefix}/changes.json`, routeOptions, async () => serve().changes)
+  // What changed in each version, for clients: newest first, as data and as a page.
+  const changelog = (): NonNullable<Served['changelog']> => {
+    const current = serve()
+    current.changelog ??= { entries: changelogEntries(current.documents, current.changes, descriptionsOf) }
+    return current.changelog
+  }
+  fastify.get(`${options.routePrefix}/changelog.json`, routeOptions, async () => changelog().entries)
+  fastify.get(`${options.routePrefix}/changelog`, routeOptions, async (request, reply) => {
+    const current = changelog()
+    const title = (combined as OpenApiDocument).info.title
+    current.page ??= changelogPage(title, current.entries, { routePrefix: options.routePrefix, docs: options.ui?.routePrefix ?? null })
+    return reply.type('text/html; charset=utf-8').send(current.page)
+  })
   fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
     const json = file.endsWith('.json')

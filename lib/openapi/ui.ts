@@ -47,8 +47,27 @@ export function registerUi (
   fastify.register(async function docsPage (scope) {
     await scope.register(swaggerUi, {
       ...ui,
+      theme: withChangelogLink(ui.theme, `${routePrefix}/changelog`),
       uiConfig: { persistAuthorization: true, ...ui.uiConfig, configUrl: `${routePrefix}/swagger-config` },
       uiHooks: { onRequest: guard.onRequest, preHandler: [...guard.preHandler, redirect] }
     })
   })
+}
+
+interface ThemeFile { filename: string, content: string }
+interface Theme { js?: ThemeFile[], css?: ThemeFile[], [option: string]: unknown }
+
+/**
+ * The app's theme of the docs page (@fastify/swagger-ui's `theme`), with a link to the changelog: a script and a
+ * style of the page's own (served by the page's routes, as its scripts are: no inline script for a CSP to refuse).
+ */
+export function withChangelogLink (theme: unknown, href: string): Theme {
+  const own = (typeof theme === 'object' && theme !== null ? theme : {}) as Theme
+  const script = `document.addEventListener('DOMContentLoaded', function () { var a = document.createElement('a'); a.className = 'api-versioning-changelog'; a.href = ${JSON.stringify(href)}; a.textContent = 'Changelog'; document.body.appendChild(a) })`
+  const style = '.api-versioning-changelog { position: fixed; right: 1rem; bottom: 1rem; z-index: 10; padding: 0.5rem 0.9rem; border-radius: 4px; background: #1b1b1b; color: #fff; font: 600 14px sans-serif; text-decoration: none }'
+  return {
+    ...own,
+    js: [...Array.isArray(own.js) ? own.js : [], { filename: 'api-versioning-changelog.js', content: script }],
+    css: [...Array.isArray(own.css) ? own.css : [], { filename: 'api-versioning-changelog.css', content: style }]
+  }
 }

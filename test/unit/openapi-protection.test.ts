@@ -19,8 +19,8 @@ function callbackGuard (request: FastifyRequest, reply: FastifyReply, done: (err
   done()
 }
 
-const DOCUMENTS = ['/openapi/1.0.json', '/openapi/1.0.yaml', '/openapi/swagger-config', '/openapi/changes.json', '/openapi/9.0.json']
-const PAGE = ['/docs/', '/docs/json', '/docs/yaml', '/docs/static/swagger-initializer.js']
+const DOCUMENTS = ['/openapi/1.0.json', '/openapi/1.0.yaml', '/openapi/swagger-config', '/openapi/changes.json', '/openapi/changelog', '/openapi/changelog.json', '/openapi/9.0.json']
+const PAGE = ['/docs/', '/docs/json', '/docs/yaml', '/docs/static/swagger-initializer.js', '/docs/static/theme/api-versioning-changelog.js']
 
 async function docs (openapi: ApiVersioningOpenApiOptions) {
   return buildDocs({ problemDetails: true }, openapi, app => { app.get('/orders', { apiVersions: '1.0' }, ok) })
