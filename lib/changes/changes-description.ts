@@ -36,7 +36,9 @@ export function changeLines (changes: ApiVersionChanges): { breaking: string[], 
 // What the version says it changed (the versionChanges option's descriptions) first, then what the documents show.
 function markdown (changes: ApiVersionChanges): string {
   const { breaking, other } = changeLines(changes)
-  const heading = [`### Changes since ${changes.from}`, ...changes.descriptions]
+  // A description is text the app wrote for clients: a `<` in it starts no HTML tag, which a docs page would drop
+  // with what follows it (Swagger UI sanitizes the markdown it renders).
+  const heading = [`### Changes since ${changes.from}`, ...changes.descriptions.map(text => text.replaceAll('<', '&lt;'))]
   if (breaking.length + other.length === 0) return [...heading, 'No operation changed.'].join('\n\n')
   return [...heading, ...list('Breaking changes', breaking), ...list('Other changes', other)].join('\n\n')
 }

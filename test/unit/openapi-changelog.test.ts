@@ -68,3 +68,9 @@ t.test("the docs page links to the changelog, the app's own theme kept", async t
   t.match(page, '<title>Orders</title>')
   t.equal((await served.inject('/api-docs/changelog')).statusCode, 200, 'under the routePrefix')
 })
+
+t.test("a description in a document's markdown: a '<' in it is text, which starts no tag a docs page would drop with what follows", async t => {
+  const served = await app()
+  t.match(served.apiVersionDocuments().find(d => d.version === '3.0')?.document.info.description, 'Orders have a name (it was &lt;title> & such).\n\n**Breaking changes**')
+  t.same((await served.inject('/openapi/changes.json')).json().at(-1).descriptions, ['Orders have a name (it was <title> & such).'], 'as data, as written')
+})
