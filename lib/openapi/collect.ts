@@ -31,6 +31,8 @@ export interface CollectedRoute {
   readonly declaration: DeclarationState
   /** Fastify validates some part of its requests (body, querystring, params, headers) and can answer 400 for it. */
   readonly validates: boolean
+  /** Its URL as declared, prefix included (what the `versionChanges` option's endpoint instructions name). */
+  readonly url: string
 }
 
 const VALIDATED = ['body', 'querystring', 'query', 'params', 'headers'] as const
@@ -75,7 +77,8 @@ export class RouteCollector {
       index = this.routes.push({
         declaration: route[kDeclaration] ?? PLAIN,
         // With attachValidation the handler gets the error instead: Fastify answers no 400 of its own.
-        validates: route.attachValidation !== true && VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null)
+        validates: route.attachValidation !== true && VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null),
+        url: route.url
       }) - 1
       this.indexes.set(route, index)
     }

@@ -11,6 +11,7 @@ import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
+import { documentEndpoint } from './endpoint-docs.js'
 
 export interface SplitContext {
   readonly options: ResolvedOptions
@@ -22,7 +23,7 @@ export interface SplitContext {
   readonly time: number
 }
 
-const UNDECLARED: CollectedRoute = Object.freeze({ declaration: PLAIN, validates: false })
+const UNDECLARED: CollectedRoute = Object.freeze({ declaration: PLAIN, validates: false, url: '' })
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 const SCHEMA_REF = '#/components/schemas/'
 
@@ -112,6 +113,7 @@ function versionDocument (
       // only where the body has required properties, later versions always, and the documents must not depend on it.
       if (operation.requestBody !== undefined) operation.requestBody.required = true
       if (routeDeprecated || (versioned && deprecated)) operation.deprecated = true
+      documentEndpoint(operation, context.options.versionList, version, method.toUpperCase(), route.url)
       describeVersionParameters(operation, declaration, version, context.options)
       describeResponses(operation, route, {
         ...context, supportedHeader: reported?.supported ?? null, deprecatedHeader: reported?.deprecated ?? null

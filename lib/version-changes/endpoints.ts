@@ -12,7 +12,7 @@ export function versionsOfEndpoint (list: VersionList, method: string, url: stri
   list.forEach(({ changes }, index) => {
     for (const change of changes) {
       for (const rule of change.endpoints) {
-        if (rule.url === url && rule.methods.includes(method)) events.push({ index, kind: rule.kind, at: rule.at })
+        if ((rule.kind === 'added' || rule.kind === 'removed') && rule.url === url && rule.methods.includes(method)) events.push({ index, kind: rule.kind, at: rule.at })
       }
     }
   })

@@ -13,10 +13,23 @@ export type SchemaTarget = object | string
 /** The names of a schema's properties, where its type says them (a TypeBox `Type.Object`); else any text. */
 export type FieldOf<S> = S extends { properties: infer P } ? (string extends keyof P ? string : Extract<keyof P, string>) : string
 
-/** An endpoint that this version added (it exists from this version on) or removed (it exists only before it). */
+/** What older versions' documents show of an endpoint, where it was otherwise. */
+export interface EndpointDocs {
+  summary?: string
+  description?: string
+  tags?: readonly string[]
+  operationId?: string
+}
+
+/**
+ * An endpoint that this version added (it exists from this version on) or removed (it exists only before it);
+ * whose documentation older versions had otherwise (`changed`); or that is deprecated from this version on.
+ */
 export type EndpointInstruction =
-  | { method: string | readonly string[], url: string, added: true, removed?: never }
-  | { method: string | readonly string[], url: string, removed: true, added?: never }
+  | { method: string | readonly string[], url: string, added: true, removed?: never, changed?: never, deprecated?: never }
+  | { method: string | readonly string[], url: string, removed: true, added?: never, changed?: never, deprecated?: never }
+  | { method: string | readonly string[], url: string, changed: EndpointDocs, added?: never, removed?: never, deprecated?: never }
+  | { method: string | readonly string[], url: string, deprecated: true, added?: never, removed?: never, changed?: never }
 
 /**
  * What this version changed in one field of a schema, `field` named as this version names it: older versions
@@ -129,7 +142,9 @@ export interface SchemaNameRule {
 export interface EndpointRule {
   readonly methods: readonly string[]
   readonly url: string
-  readonly kind: 'added' | 'removed'
+  readonly kind: 'added' | 'removed' | 'changed' | 'deprecated'
+  /** What older versions' documents show, for `changed`; null for the other kinds. */
+  readonly docs: Readonly<EndpointDocs> | null
   /** `endpoints[i]`, as errors name it. */
   readonly at: string
 }
@@ -220,15 +235,30 @@ function knownKeys (given: Record<string, unknown>, keys: readonly string[], at:
   for (const key of Object.keys(given)) if (!keys.includes(key)) fail(`${at} has the unknown key ${JSON.stringify(key)}; its keys are ${keys.join(', ')}`)
 }
 
+const ENDPOINT_KINDS = ['added', 'removed', 'changed', 'deprecated'] as const
+const DOC_TEXTS = ['summary', 'description', 'operationId'] as const
+
 function endpoint (given: unknown, i: number): EndpointRule {
   const at = `endpoints[${i}]`
-  if (!isObject(given)) fail(`${at} must be { method, url, added: true } or { method, url, removed: true }`)
-  knownKeys(given, ['method', 'url', 'added', 'removed'], at)
+  if (!isObject(given)) fail(`${at} must be { method, url } with added: true, removed: true, changed: { ... } or deprecated: true`)
+  knownKeys(given, ['method', 'url', ...ENDPOINT_KINDS], at)
   const methods = typeof given.method === 'string' ? [given.method] : Array.isArray(given.method) ? Array.from(given.method as unknown[]) : []
   if (methods.length === 0 || !methods.every(method => typeof method === 'string' && /^[A-Za-z]+$/.test(method))) fail(`${at}.method must be an HTTP method or an array of them`)
   if (typeof given.url !== 'string' || !given.url.startsWith('/')) fail(`${at}.url must be the route's URL as declared, prefix included, such as '/orders/:id'`)
-  if ((given.added === true) === (given.removed === true)) fail(`${at} must say added: true or removed: true (one of them)`)
-  return Object.freeze({ methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())), url: given.url, kind: given.added === true ? 'added' : 'removed', at })
+  const kinds = ENDPOINT_KINDS.filter(kind => given[kind] !== undefined)
+  if (kinds.length !== 1) fail(`${at} must say one of added: true, removed: true, changed: { ... } and deprecated: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  const kind = kinds[0]
+  if (kind !== 'changed' && given[kind] !== true) fail(`${at}.${kind} must be true`)
+  return Object.freeze({ methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())), url: given.url, kind, docs: kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null, at })
+}
+
+function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {
+  if (!isObject(given)) fail(`${at} must be { summary?, description?, tags?, operationId? }: what older versions' documents show`)
+  knownKeys(given, [...DOC_TEXTS, 'tags'], at)
+  if (Object.keys(given).length === 0) fail(`${at} must say what older versions' documents show otherwise: summary, description, tags or operationId`)
+  for (const key of DOC_TEXTS) if (given[key] !== undefined && (typeof given[key] !== 'string' || given[key] === '')) fail(`${at}.${key} must be a text (got ${messageOf(given[key])})`)
+  if (given.tags !== undefined && (!Array.isArray(given.tags) || !given.tags.every(tag => typeof tag === 'string' && tag !== ''))) fail(`${at}.tags must be an array of texts`)
+  return Object.freeze({ ...given, ...Array.isArray(given.tags) ? { tags: Object.freeze([...given.tags as string[]]) } : {} }) as Readonly<EndpointDocs>
 }
 
 function target (schema: unknown, at: string): { schema: SchemaTarget, id: string | null } {

@@ -155,3 +155,36 @@ t.test("a shared schema's name in older versions' documents: its component, the 
   t.throws(await renaming('Order', 'Line'), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: "fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names a schema 'Line' in the document of 1.0, where another schema has that name; give it another" })
   t.throws(await renaming('Line', 'Order'), { message: /the change of 2\.0, schemas\[0\], names a schema 'Order' in the document of 1\.0/ })
 })
+
+t.test("an endpoint's documentation in older versions (summary, description, tags, operationId), and deprecated from a version on", async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, {
+    versionChanges: [
+      { version: '3.0', changes: [versionChange({ description: 'Orders are read one by one.', endpoints: [{ method: 'GET', url: '/api/orders/:id', changed: { summary: 'Read an invoice', tags: ['invoices'], operationId: 'readInvoice' } }, { method: 'DELETE', url: '/api/orders/:id', deprecated: true }] })] },
+      { version: '2.0', changes: [versionChange({ description: 'Invoices have a description.', endpoints: [{ method: 'GET', url: '/api/orders/:id', changed: { summary: 'Read a bill', description: 'A bill, by its number.' } }] })] },
+      { version: '1.0' }
+    ]
+  })
+  await app.register(apiVersioningOpenApi, {})
+  await app.register(async api => {
+    api.get('/orders/:id', { versionChanges: true, schema: { summary: 'Read an order', tags: ['orders'], operationId: 'readOrder', response: { 200: Order } } }, async () => ({ id: 1, createdAt: 'now', status: 'open' }))
+    api.delete('/orders/:id', { versionChanges: true }, async (request, reply) => reply.code(204).send())
+  }, { prefix: '/api' })
+  await app.ready()
+  const documented = (version: string) => {
+    const ops = operations(documentOf(app, version))
+    const read = ops['GET /api/orders/{id}']
+    return [read.summary, read.description, read.tags, read.operationId, ops['DELETE /api/orders/{id}'].deprecated ?? false]
+  }
+  t.same(documented('3.0'), ['Read an order', undefined, ['orders'], 'readOrder', true], 'the newest: as declared; deprecated from 3.0 on')
+  t.same(documented('2.0'), ['Read an invoice', undefined, ['invoices'], 'readInvoice', false], "3.0's older documentation")
+  t.same(documented('1.0'), ['Read a bill', 'A bill, by its number.', ['invoices'], 'readInvoice', false], "2.0's, over 3.0's where it says otherwise")
+  t.same(await allProblems(app), [])
+  t.same(app.apiVersionChanges().at(-1)?.deprecated, ['DELETE /api/orders/{id}'])
+  await t.rejects(async () => {
+    const wrong = Fastify()
+    await wrong.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/orders/:id', deprecated: true }] })] }, { version: '1.0' }] })
+    wrong.get('/orders', { versionChanges: true }, async () => [])
+    await wrong.ready()
+  }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /names the endpoint GET \/orders\/:id, which no route declared with versionChanges: true is/ })
+})

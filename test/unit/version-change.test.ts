@@ -9,7 +9,10 @@ const migrate = (): void => {}
 t.test('versionChange() keeps the description and its instructions, checked and frozen', async t => {
   const change = versionChange({
     description: "Orders call their creation time 'createdAt'.",
-    endpoints: [{ method: ['get', 'HEAD'], url: '/orders/:id/lines', added: true }, { method: 'DELETE', url: '/orders/:id', removed: true }],
+    endpoints: [
+      { method: ['get', 'HEAD'], url: '/orders/:id/lines', added: true }, { method: 'DELETE', url: '/orders/:id', removed: true },
+      { method: 'GET', url: '/orders/:id', changed: { summary: 'An order', tags: ['orders'] } }, { method: 'PUT', url: '/orders/:id', deprecated: true }
+    ],
     fields: [
       { schema: Order, field: 'createdAt', renamedFrom: 'created' },
       { schema: 'Order', field: 'id', added: true },
@@ -28,9 +31,12 @@ t.test('versionChange() keeps the description and its instructions, checked and 
   const rules = rulesOf(change)
   t.ok(rules !== null && Object.isFrozen(rules) && Object.isFrozen(rules.fields))
   t.same(rules?.endpoints, [
-    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', at: 'endpoints[0]' },
-    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', at: 'endpoints[1]' }
+    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', docs: null, at: 'endpoints[0]' },
+    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', docs: null, at: 'endpoints[1]' },
+    { methods: ['GET'], url: '/orders/:id', kind: 'changed', docs: { summary: 'An order', tags: ['orders'] }, at: 'endpoints[2]' },
+    { methods: ['PUT'], url: '/orders/:id', kind: 'deprecated', docs: null, at: 'endpoints[3]' }
   ])
+  t.ok(Object.isFrozen(rules?.endpoints[2].docs) && Object.isFrozen(rules?.endpoints[2].docs?.tags))
   t.same(rules?.fields.map(rule => [rule.kind, rule.field, rule.id, rule.renamedFrom, rule.older, rule.required, rule.at]), [
     ['renamed', 'createdAt', 'Order', 'created', null, null, 'fields[0]'],
     ['added', 'id', 'Order', null, null, null, 'fields[1]'],
@@ -66,13 +72,21 @@ t.test('versionChange() refuses what it cannot carry out, naming the instruction
     [{ description: 'x', requests: [{ route: 'GET /a', migrate () {}, errors: true }] }, /requests\[0\] has the unknown key "errors"; its keys are route, schema, migrate/],
     [{ description: 'x', responses: [{ route: 'GET /a', migrate () {}, error: true }] }, /responses\[0\] has the unknown key "error"; its keys are route, schema, errors, migrate/],
     [{ description: 'x', endpoints: {} }, /endpoints must be an array \(got \[object Object\]\)/],
-    [{ description: 'x', endpoints: [null] }, /endpoints\[0\] must be \{ method, url, added: true \} or \{ method, url, removed: true \}/],
+    [{ description: 'x', endpoints: [null] }, /endpoints\[0\] must be \{ method, url \} with added: true, removed: true, changed: \{ \.\.\. \} or deprecated: true/],
     [{ description: 'x', endpoints: [{ method: 'G T', url: '/a', added: true }] }, /endpoints\[0\]\.method must be an HTTP method or an array of them/],
     [{ description: 'x', endpoints: [{ method: [], url: '/a', added: true }] }, /endpoints\[0\]\.method must be/],
     [{ description: 'x', endpoints: [{ method: 7, url: '/a', added: true }] }, /endpoints\[0\]\.method must be/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: 'a', added: true }] }, /endpoints\[0\]\.url must be the route's URL as declared, prefix included/],
-    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] }, /endpoints\[0\] must say added: true or removed: true \(one of them\)/],
-    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', added: true, removed: true }] }, /endpoints\[0\] must say added: true or removed: true/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] }, /endpoints\[0\] must say one of added: true, removed: true, changed: \{ \.\.\. \} and deprecated: true \(got none\)/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', added: true, removed: true }] }, /endpoints\[0\] must say one of .* \(got added, removed\)/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', deprecated: 'yes' }] }, /endpoints\[0\]\.deprecated must be true/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: 'x' }] }, /endpoints\[0\]\.changed must be \{ summary\?, description\?, tags\?, operationId\? \}: what older versions' documents show/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: {} }] }, /endpoints\[0\]\.changed must say what older versions' documents show otherwise: summary, description, tags or operationId/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { title: 'x' } }] }, /endpoints\[0\]\.changed has the unknown key "title"; its keys are summary, description, operationId, tags/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { summary: '' } }] }, /endpoints\[0\]\.changed\.summary must be a text \(got \)/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { operationId: 7 } }] }, /endpoints\[0\]\.changed\.operationId must be a text \(got 7\)/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { tags: 'orders' } }] }, /endpoints\[0\]\.changed\.tags must be an array of texts/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { tags: [''] } }] }, /endpoints\[0\]\.changed\.tags must be an array of texts/],
     [{ description: 'x', fields: [7] }, /fields\[0\] must be \{ schema, field, renamedFrom \| added \| removed \| changed \}/],
     [{ description: 'x', fields: [{ schema: 7, field: 'a', added: true }] }, /fields\[0\]\.schema must be a schema object or the \$id of a shared schema \(got 7\)/],
     [{ description: 'x', fields: [{ schema: '', field: 'a', added: true }] }, /fields\[0\]\.schema must be/],

@@ -2,7 +2,7 @@ import Fastify, { type FastifyReply } from 'fastify'
 import { describe, expect, test } from 'tstyche'
 import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, PROBLEM_TEXTS, ProblemDetailsSchema, versionChange, withApiVersions,
-  type ApiVersioningErrorCode, type ApiVersioningOptions, type ApiVersionSource, type ProblemDocument, type ProblemWriter, type SchemaNameInstruction
+  type ApiVersioningErrorCode, type ApiVersioningOptions, type ApiVersionSource, type ProblemDocument, type ProblemWriter, type SchemaNameInstruction, type EndpointDocs
 } from 'fastify-api-versioning'
 
 const app = Fastify()
@@ -78,6 +78,14 @@ describe('the named exports', () => {
     expect(versionChange).type.not.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: 'Order' }] })
     expect(versionChange).type.not.toBeCallableWith({ description: 'Bills are orders.', schemas: [{ schema: 'Order', renamedFrom: 7 }] })
     expect<{ schema: 'Order', renamedFrom: 'Bill' }>().type.toBeAssignableTo<SchemaNameInstruction>()
+  })
+
+  test("a change says what older versions' documents showed of an endpoint, or that it is deprecated from its version on", () => {
+    expect(versionChange).type.toBeCallableWith({ description: 'x', endpoints: [{ method: 'GET', url: '/orders/:id', changed: { summary: 'Read a bill', tags: ['bills'] } }] })
+    expect(versionChange).type.toBeCallableWith({ description: 'x', endpoints: [{ method: ['PUT', 'PATCH'], url: '/orders/:id', deprecated: true }] })
+    expect(versionChange).type.not.toBeCallableWith({ description: 'x', endpoints: [{ method: 'GET', url: '/orders/:id', changed: { summary: 7 } }] })
+    expect(versionChange).type.not.toBeCallableWith({ description: 'x', endpoints: [{ method: 'GET', url: '/orders/:id', deprecated: true, added: true }] })
+    expect<{ summary: 'Read a bill' }>().type.toBeAssignableTo<EndpointDocs>()
   })
 
   test('a change says whether it applies to a request, by its version', () => {
