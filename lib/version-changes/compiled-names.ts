@@ -41,16 +41,20 @@ function unfollowed (node: Schema): unknown[] {
  */
 export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas, written = false): ((value: unknown) => unknown) | null {
   const functions: string[] = []
-  const made = new Map<Schema, number>()
+  // By whether the object may be made with its named properties alone (see written).
+  const made = [new Map<Schema, number>(), new Map<Schema, number>()]
   const onPath = new Set<Schema>()
   let compilable = true
 
   // The function of a schema's values (its index), or null where none of its values changes (given as they are).
   function compile (given: unknown, base: Schema): number | null {
-    const found = resolveRefs(given, base, shared)
+    // A `$ref` with keywords beside it (`additionalProperties: true`) writes more than its target says.
+    let beside = false
+    const found = resolveRefs(given, base, shared, hop => { beside ||= Object.keys(hop).some(key => key !== '$ref' && !ANNOTATIONS.has(key)) })
     if (found === null) return null
     const [node, root] = found
-    const known = made.get(node)
+    const closed = written && !beside && namesAll(node)
+    const known = made[Number(closed)].get(node)
     if (known !== undefined) return known
     if (onPath.has(node)) {
       compilable = false
@@ -62,10 +66,10 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     for (const member of unfollowed(node)) if (compile(member, root) !== null) compilable = false
     if (isObject(node.additionalProperties) && compile(node.additionalProperties, root) !== null) compilable = false
     const tasks = renamesOf(node)
-    const result = isObject(node.properties) || tasks.some(rules => rules.length > 0) ? objectFunction(node, root, tasks) : isObject(node.items) ? arrayFunction(node, root) : null
+    const result = isObject(node.properties) || tasks.some(rules => rules.length > 0) ? objectFunction(node, root, tasks, closed) : isObject(node.items) ? arrayFunction(node, root) : null
     onPath.delete(node)
     if (result === null) return null
-    made.set(node, functions.length)
+    made[Number(closed)].set(node, functions.length)
     functions.push(result)
     return functions.length - 1
   }
@@ -74,7 +78,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     return steps.map(step => step.rules.filter(rule => names(rule, node)))
   }
 
-  function objectFunction (node: Schema, root: Schema, tasks: readonly FieldRule[][]): string | null {
+  function objectFunction (node: Schema, root: Schema, tasks: readonly FieldRule[][], closed: boolean): string | null {
     // A schema a rule names has the properties the rule names (its checks see to it).
     const properties = (node.properties ?? {}) as Schema
     // Every name an object of it may have that a step names: its properties, and the rules' names of them.
@@ -105,7 +109,6 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     // name that loses to or wins over another, are read by name, each after those it wins over.
     const involved = new Set<string>()
     for (const [winner, losers] of before) if (losers.size > 0) for (const key of [winner, ...losers]) involved.add(key)
-    const closed = written && namesAll(node)
     // Where the object is only written with its schema, the names it does not have as properties are read by name
     // too: one of them may be a name of the version's schema.
     const looped = closed ? [] : order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
@@ -133,8 +136,13 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     for (const key of order) emit(key)
     if (!changes) return null
     const head = "(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; let x; "
-    // One literal: of the values a name takes, the last that is not undefined.
-    if (closed) return `${head}return { ${[...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`).join(', ')} } }`
+    // One literal: of the values a name takes, the last that is not undefined; and the value's own toJSON, which the
+    // serializer calls (a copy of the value had it).
+    if (closed) {
+      const entries = [...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`)
+      if (!fields.has('toJSON')) entries.push('toJSON: enumerable.call(v, "toJSON") ? v.toJSON : undefined')
+      return `${head}return { ${entries.join(', ')} } }`
+    }
     const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
     for (const [name, values] of fields) for (const value of values) lines.push(`x = ${value}; if (x !== undefined) ${set(name, 'x')}`)
     return `${head}const o = {}; ${lines.join('; ')}; return o }`
@@ -149,10 +157,13 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
   const root = isObject(schema) ? compile(schema, schema) : null
   if (!compilable) return null
   if (root === null) return value => value
-  const source = `'use strict'; const has = Object.prototype.hasOwnProperty; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
+  const source = `'use strict'; const has = Object.prototype.hasOwnProperty; const enumerable = Object.prototype.propertyIsEnumerable; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
   // eslint-disable-next-line no-new-func -- the pass is code made from the schemas, with their names as JSON literals
   return new Function('put', source)(put) as (value: unknown) => unknown
 }
+
+// Keywords beside a `$ref` that change nothing a serializer writes.
+const ANNOTATIONS = new Set(['description', 'title', '$comment', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'nullable', '$id'])
 
 // Keywords by which a schema's serializer may write properties its `properties` do not name.
 const WRITES_MORE = ['patternProperties', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not', 'dependentSchemas', 'dependencies', 'unevaluatedProperties', '$ref', '$dynamicRef']

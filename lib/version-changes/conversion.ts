@@ -155,7 +155,9 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
   const responses = down.map(k => steps.at(k).response as ResponseStep)
   return {
     up: up.length === 0 ? null : upward(steps, up, context.versions[from], context),
-    down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true),
+    // A field an older version has that this one removed (no migration need give it, where optional) is the
+    // handler's to send: only a pass that keeps what the value has beside its schema's names gives it.
+    down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true && !removesFrom(steps, from)),
     needs: needsOf(responses)
   }
 }
@@ -289,6 +291,13 @@ function downward (plan: StepPlan, ks: readonly number[], writtenNamedOnly: bool
     }
     return box.value
   }
+}
+
+// Whether a step between the version at `from` and the newest removed a field of a schema the route's responses hold.
+function removesFrom (plan: StepPlan, from: number): boolean {
+  const listed = stepsOf(plan.list)
+  for (let k = 0; k < from; k++) if (inResponses(plan.schemas[k], listed[k].removed, plan.shared)) return true
+  return false
 }
 
 // What a status needs: nothing, the body as it is (a route's migrations), or its data (renames, schema migrations).

@@ -45,12 +45,14 @@ const MAX_HOPS = 32
 /**
  * A schema, `$ref`s followed: a local one (`#/definitions/Line`) within the schema it is in (`base`: the route's
  * part, or the shared schema it is in), another to a shared schema; with the schema its own local refs resolve in.
- * A `$ref` that leads nowhere is no schema.
+ * A `$ref` that leads nowhere is no schema. `hop` sees each schema of the way that is a `$ref` (its other keywords
+ * are no part of the result).
  */
-export function resolveRefs (given: unknown, base: Record<string, unknown>, shared: SharedSchemas): [Record<string, unknown>, Record<string, unknown>] | null {
+export function resolveRefs (given: unknown, base: Record<string, unknown>, shared: SharedSchemas, hop?: (node: Record<string, unknown>) => void): [Record<string, unknown>, Record<string, unknown>] | null {
   let at = isObject(given) ? given : null
   let root = base
   for (let hops = 0; at !== null && typeof at.$ref === 'string'; hops++) {
+    hop?.(at)
     const ref: string = at.$ref
     if (hops === MAX_HOPS) return null
     if (ref.startsWith('#')) {

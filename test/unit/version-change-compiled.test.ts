@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import Fastify from 'fastify'
 import build from 'fast-json-stringify'
-import { versionChange, type FieldInstruction } from '../../lib/index.js'
+import apiVersioning, { versionChange, type FieldInstruction } from '../../lib/index.js'
 import { compileNames, type NamesStep } from '../../lib/version-changes/compiled-names.js'
 import { writesNamedOnly } from '../../lib/version-changes/named-only.js'
 import { locatorOf } from '../../lib/version-changes/conversion.js'
@@ -230,10 +230,10 @@ t.test('a pass whose value is only written: one literal of the named properties;
   const steps = [{ rules: [sku, tag], name: downName }]
   const pass = compileNames(Line, steps, none, true) as (value: unknown) => Record<string, unknown>
   const line = pass({ sku: 's', tag: 't', extra: 1 })
-  t.same(Object.keys(line), ['code', '__proto__'], 'the older names only, the extra left out')
+  t.same(Object.keys(line), ['code', '__proto__', 'toJSON'], 'the older names only (and an own toJSON, here none), the extra left out')
   t.equal(Object.getPrototypeOf(line), Object.prototype, 'an own __proto__ stays data')
   t.equal(Object.getOwnPropertyDescriptor(line, '__proto__')?.value, 't')
-  t.same(pass({ code: 'older', extra: 1 }), { code: 'older', __proto__: undefined }, 'an older name the value has anyway is read by name, the renamed one winning where it is there')
+  t.same(pass({ code: 'older', extra: 1 }), { code: 'older', __proto__: undefined, toJSON: undefined }, 'an older name the value has anyway is read by name, the renamed one winning where it is there')
   t.equal(pass({ sku: 'newer', code: 'older' }).code, 'newer')
   for (const more of [{ additionalProperties: true }, { patternProperties: { '^x': { type: 'string' } } }, { allOf: [{ type: 'object', properties: { kept: { type: 'string' } } }] }]) {
     const Open = { ...Line, ...more }
@@ -254,4 +254,24 @@ t.test("which serializers write only what a schema names: Fastify's own compiler
   t.ok(writesNamedOnly(compiler), "Fastify's own")
   t.notOk(writesNamedOnly(() => (data: unknown) => JSON.stringify(data)), 'an app\'s own compiler')
   t.notOk(writesNamedOnly(undefined), 'none')
+})
+
+t.test("an older version's response made in one literal writes what the full pass wrote: a removed field the handler gives, a $ref's keywords beside it, an own toJSON", async t => {
+  const Line = { type: 'object', properties: { sku: { type: 'string' }, quantity: { type: 'integer' } } }
+  const Order = { type: 'object', properties: { id: { type: 'integer' }, lines: { type: 'array', items: Line } } }
+  const Item = { $id: 'Item', type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }
+  const renameLine = versionChange({ description: 'quantity (was qty)', fields: [{ schema: Line, field: 'quantity', renamedFrom: 'qty' }] })
+  const legacy = versionChange({ description: 'no legacy', fields: [{ schema: Order, field: 'legacy', removed: { schema: { type: 'string' } } }] })
+  const renameItem = versionChange({ description: 'name (was title)', fields: [{ schema: 'Item', field: 'name', renamedFrom: 'title' }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [renameLine, renameItem] }, { version: '2.0', changes: [legacy] }, { version: '1.0' }] })
+  app.addSchema(Item)
+  app.get('/orders', { versionChanges: true, schema: { response: { 200: Order } } }, async () => ({ id: 1, legacy: 'L-1', lines: [{ sku: 's', quantity: 2 }] }))
+  app.get('/items', { versionChanges: true, schema: { response: { 200: { type: 'object', properties: { item: { $ref: 'Item#', additionalProperties: true } } } } } }, async () => ({ item: { id: 1, name: 'n', extra: 'E' } }))
+  app.get('/own', { versionChanges: true, schema: { response: { 200: { $ref: 'Item#' } } } }, async () => ({ id: 1, name: 'n', toJSON () { return { id: 99, title: 'from toJSON' } } }))
+  await app.ready()
+  t.same((await app.inject('/orders?api-version=1.0')).json(), { id: 1, lines: [{ sku: 's', qty: 2 }], legacy: 'L-1' }, 'the removed field 1.0 has, as the handler gave it')
+  t.same((await app.inject('/orders?api-version=2.0')).json(), { id: 1, lines: [{ sku: 's', qty: 2 }] })
+  t.same((await app.inject('/items?api-version=2.0')).json(), { item: { id: 1, title: 'n', extra: 'E' } }, "additionalProperties beside the $ref: what the value has beside the schema's names")
+  t.same((await app.inject('/own?api-version=2.0')).json(), { id: 99, title: 'from toJSON' }, 'the value\'s own toJSON, called')
 })
