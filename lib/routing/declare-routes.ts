@@ -272,7 +272,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   function apiVersioningReady (done: (error?: Error) => void): void {
     try {
       for (const check of lateSchemas) check()
-      changes.ready()
+      changes.ready(message => log.warn(message))
     } catch (error) {
       return done(error as Error)
     }

@@ -36,5 +36,6 @@ export interface RouteChanges {
   /** The shapes of the older versions a route made by `expand` serves, made when asked; null for any other route. */
   shapesOf (route: DeclaredRoute): (() => readonly DocumentedShape[]) | null
   /** Once every route is declared: checks the instructions against them, and compiles what is compiled eagerly. Throws. */
-  ready (): void
+  /** The checks once every route is declared; `warn` logs what may be a mistake but can be meant. */
+  ready (warn: (message: string) => void): void
 }

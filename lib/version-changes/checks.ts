@@ -19,7 +19,7 @@ import { only, stepsOf } from './version-steps.js'
  * be for `convertToApiVersion` alone, unless a route holds a look-alike of its schema (one built again: matched by
  * identity, it would never run there). Throws, naming the version, the instruction and the fix.
  */
-export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas): void {
+export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas, warn: (message: string) => void): void {
   const routes = declared.names
   const where = (k: number, at: string): string => `fastify-api-versioning: versionChanges: the change of ${list[k].text}, ${at}`
   checkLateSchemas(list, declared.late)
@@ -48,6 +48,15 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
         if (missing.length > 0) {
           throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${missing.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
+      }
+    }
+  })
+  // A `$id` no route's schemas and no shared schema of the app's have: a name mistyped, or one for convertToApiVersion
+  // alone (a schema object with that `$id`).
+  list.forEach(({ changes }, k) => {
+    for (const rule of changes.flatMap(change => [...change.fields, ...change.responses])) {
+      if (typeof rule.schema === 'string' && shared(rule.schema) === undefined && !declared.held.has(rule as FieldRule) && !declared.migrating.has(rule)) {
+        warn(`${where(k, rule.at)}, names the schema '${rule.schema}', which no route holds and app.addSchema did not add: it converts only what convertToApiVersion is given with a schema of that $id; if it is meant for a route's, name it by the $id it was added with`)
       }
     }
   })
@@ -115,10 +124,10 @@ function checkOtherRoutes (list: VersionList, others: readonly OtherRoute[]): vo
 function checkLateSchemas (list: VersionList, late: ChangingRoutes['late']): void {
   if (late.length === 0) return
   const rules = list.flatMap(({ changes }) => changes.flatMap(change => [...change.fields, ...[...change.requests, ...change.responses].filter(rule => rule.schema !== null)]))
-  for (const { label, ids, shared } of late) {
-    const changed = ids.find(id => shared(id) !== undefined && holdsNamed(id, rules, shared))
+  for (const { label, refs, shared } of late) {
+    const changed = refs.find(ref => holdsNamed(ref, rules, shared))
     if (changed !== undefined) {
-      throw coded(new Error(`fastify-api-versioning: route ${label}: its schema refers to the shared schema '${changed}', which was added after the route, and the versionChanges option changes it; a versionChanges route's versions are planned when it is declared, so its older versions would get the newest shape: add the schema before the route (app.addSchema)`), 'FST_API_VERSIONING_LATE_SCHEMA')
+      throw coded(new Error(`fastify-api-versioning: route ${label}: its schema refers to the shared schema '${changed.split('#', 1)[0]}', which was added after the route, and the versionChanges option changes it; a versionChanges route's versions are planned when it is declared, so its older versions would get the newest shape: add the schema before the route (app.addSchema)`), 'FST_API_VERSIONING_LATE_SCHEMA')
     }
   }
 }

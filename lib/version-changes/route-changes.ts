@@ -35,9 +35,9 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
     shapesOf (route) {
       return (route as unknown as { [kDocumentedShapes]?: () => readonly DocumentedShape[] })[kDocumentedShapes] ?? null
     },
-    ready () {
+    ready (warn) {
       changing.plans.clear()
-      if (list !== null) checkInstructions(list, changing, shared)
+      if (list !== null) checkInstructions(list, changing, shared, warn)
       if (options.compileEagerly) for (const warm of changing.warmers) warm()
     }
   }

@@ -54,7 +54,7 @@ export interface ChangingRoutes {
   /** What the checks found of routes of the same schemas and versions (see planKey), until the app is ready. */
   readonly plans: Map<string, CheckedGroups>
   /** The routes that refer to shared schemas their instance did not know when they were declared, by `$id`. */
-  readonly late: Array<{ readonly label: string, readonly ids: readonly string[], readonly shared: SharedSchemas }>
+  readonly late: Array<{ readonly label: string, readonly refs: readonly string[], readonly shared: SharedSchemas }>
 }
 
 /** A route declared without versionChanges: true, as its check at ready reads it. */
@@ -126,9 +126,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 
   const shared = sharedSchemasOf(instance)
   const declaredSchema = route.schema
-  // Planned now, without them: what the checks at ready must see.
-  const unknown = unknownRefs(declaredSchema, shared)
-  if (unknown.length > 0) declared.late.push({ label, ids: unknown, shared })
+  // Planned now, without them: what the checks at ready must see, where the route has older versions.
+  const unknown = exists.some((older, k) => k > 0 && older) ? unknownRefs(declaredSchema, shared) : []
+  if (unknown.length > 0) declared.late.push({ label, refs: unknown, shared })
   // The route's schema and steps in each version: planned at start-up for the checks and the groups of versions,
   // and again at the first request that needs them (from the derivations kept for every route): the route keeps
   // none of it in between.

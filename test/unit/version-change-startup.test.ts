@@ -143,8 +143,30 @@ t.test('a shared schema a change changes, added after a route that refers to it:
     }, sku, /route POST \/basket: its schema refers to the shared schema 'Basket'/]
   ]
   for (const [name, routes, change, message] of cases) await t.rejects(started(routes, list(change)), { code: 'FST_API_VERSIONING_LATE_SCHEMA', message }, name)
+  // Where nothing older can get the newest shape: a route of the newest version alone, a pointer into a part no
+  // change changes, a reference in an example (data).
+  const Item = { $id: 'Item', type: 'object', properties: { name: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } }
+  const itemName = versionChange({ description: 'name (was title).', fields: [{ schema: 'Item', field: 'name', renamedFrom: 'title' }] })
+  for (const [name, routes, versionChanges] of [
+    ['a route of the newest version alone', (app: FastifyInstance) => {
+      app.get('/new', { versionChanges: true, schema: { response: { 200: { $ref: 'Item#' } } } }, async () => ({ name: 'n' }))
+      app.addSchema(Item)
+    }, [{ version: '3.0', changes: [versionChange({ description: 'New.', endpoints: [{ method: 'GET', url: '/new', added: true }] })] }, { version: '2.0', changes: [itemName] }, { version: '1.0' }]],
+    ['a pointer into a part no change changes', (app: FastifyInstance) => {
+      app.get('/tags', { versionChanges: true, schema: { response: { 200: { $ref: 'Item#/properties/tags' } } } }, async () => [])
+      app.addSchema(Item)
+    }, list(itemName)],
+    ['a reference in an example', (app: FastifyInstance) => {
+      app.addSchema(Item)
+      app.get('/items', { versionChanges: true, schema: { response: { 200: { type: 'object', properties: { item: { $ref: 'Item#' } }, examples: [{ $ref: 'Later#' }] } } } }, async () => ({}))
+      app.addSchema({ $id: 'Later', type: 'object', properties: { item: { $ref: 'Item#' } } })
+    }, list(itemName)]
+  ] as const) {
+    await t.resolves(started(routes, versionChanges as never), name)
+  }
   // One that no change changes may come later.
   const app = await started(app => {
+    app.addSchema(Cart)
     app.get('/cart', { versionChanges: true, schema: { response: { 200: { $ref: 'Plain#' } } } }, async () => ({ total: 1 }))
     app.addSchema({ $id: 'Plain', type: 'object', properties: { total: { type: 'number' } } })
   }, list(byId))
@@ -158,4 +180,31 @@ t.test('whether a shared schema holds one a change names: through its references
   t.notOk(holdsNamed('Invoice', [{ schema: Order, id: null }], shared), 'none named')
   t.ok(holdsNamed('Invoice', [{ schema: 'Payee', id: 'Payee' }], shared), 'one it refers to, named by $id')
   t.ok(holdsNamed('Invoice', [{ schema: Money, id: null }], shared), 'one it holds twice')
+})
+
+t.test('a $id no route holds and no shared schema has: a warning, as it converts only what convertToApiVersion is given (or is mistyped)', async t => {
+  const Customer = { $id: 'Customer', type: 'object', properties: { name: { type: 'string' } } }
+  for (const change of [
+    versionChange({ description: 'x', fields: [{ schema: 'Custmer', field: 'name', renamedFrom: 'nm' }] }),
+    versionChange({ description: 'x', responses: [{ schema: 'Custmer', migrate: () => {} }] })
+  ]) {
+    const warnings: string[] = []
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+    await app.register(apiVersioning, { versionChanges: list(change) })
+    app.addSchema(Customer)
+    app.get('/customers', { versionChanges: true, schema: { response: { 200: { $ref: 'Customer#' } } } }, async () => ({ name: 'n' }))
+    await app.ready()
+    t.match(warnings, [/^fastify-api-versioning: versionChanges: the change of 2\.0, (fields|responses)\[0\], names the schema 'Custmer', which no route holds and app\.addSchema did not add: it converts only what convertToApiVersion is given with a schema of that \$id; if it is meant for a route's, name it by the \$id it was added with$/])
+  }
+  // One a route holds in a scope of its own (its instance has it, the plugin's does not): no warning, converted.
+  const warnings: string[] = []
+  const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+  await app.register(apiVersioning, { versionChanges: list(versionChange({ description: 'x', fields: [{ schema: 'Customer', field: 'name', renamedFrom: 'nm' }] })) })
+  app.register(async scope => {
+    scope.addSchema(Customer)
+    scope.get('/customers', { versionChanges: true, schema: { response: { 200: { $ref: 'Customer#' } } } }, async () => ({ name: 'n' }))
+  })
+  await app.ready()
+  t.same(warnings, [])
+  t.same((await app.inject('/customers?api-version=1.0')).json(), { nm: 'n' })
 })
