@@ -38,9 +38,14 @@ function markdown (changes: ApiVersionChanges): string {
   const { breaking, other } = changeLines(changes)
   // A description is text the app wrote for clients: a `<` in it starts no HTML tag, which a docs page would drop
   // with what follows it (Swagger UI sanitizes the markdown it renders).
-  const heading = [`### Changes since ${changes.from}`, ...changes.descriptions.map(text => text.replaceAll('<', '&lt;'))]
+  const heading = [`### Changes since ${changes.from}`, ...changes.descriptions.map(asText)]
   if (breaking.length + other.length === 0) return [...heading, 'No operation changed.'].join('\n\n')
   return [...heading, ...list('Breaking changes', breaking), ...list('Other changes', other)].join('\n\n')
+}
+
+// A '<' outside code spans as an entity (inside them markdown shows text as it is).
+function asText (description: string): string {
+  return description.split(/(`+[^`]*?`+)/).map((part, i) => i % 2 === 1 ? part : part.replaceAll('<', '&lt;')).join('')
 }
 
 function list (title: string, items: string[]): string[] {

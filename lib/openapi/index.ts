@@ -20,6 +20,8 @@ import { loadPeer } from './peers.js'
 import { splitDocument } from './split.js'
 import { primaryVersion, registerUi, swaggerConfig, type SwaggerConfig } from './ui.js'
 import { changelogEntries, changelogPage, type ChangelogEntry } from './changelog.js'
+import { checkSchemaNames } from './schema-names.js'
+import { errorSchemas } from './responses.js'
 import { toYaml } from './yaml.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
@@ -143,10 +145,11 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.addHook('onReady', async function apiVersioningOpenApiDocuments () {
     collector.building = true
     try {
-      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]()))
+      combined = JSON.parse(JSON.stringify((fastify as unknown as Record<symbol, () => unknown>)[kSwagger]())) as OpenApiDocument
     } finally {
       collector.building = false
     }
+    checkSchemaNames(versioning.versionList, new Set([...Object.keys({ ...combined.components?.schemas }), ...Object.keys(errorSchemas(combined.openapi))]))
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
   fastify.decorate('apiVersionChanges', () => serve().changes)

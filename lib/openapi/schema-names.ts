@@ -2,10 +2,11 @@ import type { ApiVersion } from '../api-version.js'
 import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import type { VersionList } from '../version-changes/version-list.js'
+import { isObject as isRecord } from '../util/is-object.js'
 
 const SCHEMA_REF = '#/components/schemas/'
-// The keywords whose values are data.
-const DATA = new Set(['example', 'examples', 'default', 'enum', 'const'])
+// The keywords whose values are data (a `title` there is no schema's).
+const DATA = new Set(['example', 'examples', 'enum', 'const'])
 
 /** A shared schema's name in one version's document, and the instruction that gives it, as errors name it. */
 interface SchemaName { readonly name: string, readonly at: string }
@@ -29,34 +30,31 @@ export function schemaNamesAt (list: VersionList | null, version: ApiVersion): M
  * A version's document with its shared schemas named as that version named them: each component renamed, each
  * reference to it (`#/components/schemas/Order`, and pointers into it), and the title of a copy of it (an older
  * version's shape of a schema a change changed, which the document holds in place of the reference, titled by
- * its `$id`). A name another component of the document has is a start-up error, naming the instruction.
+ * its `$id`). No two have one name: see checkSchemaNames.
  */
-export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<string, SchemaName>, version: string): void {
+export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<string, SchemaName>): void {
   if (names.size === 0) return
-  const schemas = document.components?.schemas as Record<string, unknown> | undefined
-  if (schemas !== undefined) {
-    const renamed: Record<string, unknown> = {}
-    // Each name, with the component that has it.
-    const owners = new Map<string, string>()
-    for (const [key, schema] of Object.entries(schemas)) {
-      const name = names.get(key)?.name ?? key
-      const owner = owners.get(name)
-      if (owner !== undefined) {
-        const { at } = names.get(key) ?? names.get(owner) as SchemaName
-        throw coded(new Error(`fastify-api-versioning: versionChanges: ${at}, names a schema '${name}' in the document of ${version}, where another schema has that name; give it another`), 'FST_API_VERSIONING_INVALID_OPTION')
-      }
-      owners.set(name, key)
-      renamed[name] = schema
-    }
-    ;(document.components as { schemas: Record<string, unknown> }).schemas = renamed
-  }
-  const stack: object[] = [document]
+  // The document's components, as versionDocument made them.
+  const components = document.components as { schemas: Record<string, unknown> }
+  const renamed: Record<string, unknown> = {}
+  for (const [key, schema] of Object.entries(components.schemas)) renamed[names.get(key)?.name ?? key] = schema
+  components.schemas = renamed
+  // Each object of the document, and whether it is in data (an example, a default), where a `title` is no schema's.
+  const stack: Array<[Record<string, unknown>, boolean]> = [[document as unknown as Record<string, unknown>, false]]
   while (stack.length > 0) {
-    const object = stack.pop() as Record<string, unknown>
+    const [object, data] = stack.pop() as [Record<string, unknown>, boolean]
     if (typeof object.$ref === 'string' && object.$ref.startsWith(SCHEMA_REF)) object.$ref = renamedRef(object.$ref, names)
-    if (typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
-    // Examples and values are data: a `title` there is no schema's.
-    for (const [key, value] of Object.entries(object)) if (typeof value === 'object' && value !== null && !DATA.has(key)) stack.push(value)
+    if (!data && typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
+    // A discriminator maps values to schemas by reference.
+    if (!data && isRecord(object.discriminator) && isRecord(object.discriminator.mapping)) {
+      const mapping = object.discriminator.mapping
+      for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string' && ref.startsWith(SCHEMA_REF)) mapping[value] = renamedRef(ref, names)
+    }
+    for (const [key, value] of Object.entries(object)) {
+      // `default` is a keyword of data in a schema, and the catch-all status in `responses`: either way, references
+      // in it are followed.
+      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, data || (DATA.has(key) && key !== 'default')])
+    }
   }
 }
 
@@ -66,4 +64,32 @@ function renamedRef (ref: string, names: ReadonlyMap<string, SchemaName>): strin
   const key = end === -1 ? rest : rest.slice(0, end)
   const name = names.get(key)?.name
   return name === undefined ? ref : SCHEMA_REF + name + (end === -1 ? '' : rest.slice(end))
+}
+
+/**
+ * At start-up, once the documents' schemas are known (`components`: the names the combined document and the
+ * plugin's error schemas have): each schema an instruction names is one of them, and no version's document would
+ * give two schemas one name. Throws, naming the instruction and the fix.
+ */
+export function checkSchemaNames (list: VersionList | null, components: ReadonlySet<string>): void {
+  for (const { text, changes } of list ?? []) {
+    for (const rule of changes.flatMap(change => change.schemas)) {
+      if (!components.has(rule.id)) {
+        throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${text}, ${rule.at}, names the schema '${rule.id}', which no document has (their schemas: ${[...components].join(', ')}); name a schema added with app.addSchema where the openapi entry is registered, by its $id`), 'FST_API_VERSIONING_INVALID_OPTION')
+      }
+    }
+  }
+  // Each listed version's document names schemas as the changes after it say (a version between two listed ones as
+  // the older of them).
+  for (const { version, text } of list ?? []) {
+    const names = schemaNamesAt(list, version)
+    const taken = new Map<string, string>()
+    for (const [id, { name, at }] of names) {
+      const other = taken.get(name) ?? (components.has(name) && !names.has(name) ? name : undefined)
+      if (other !== undefined) {
+        throw coded(new Error(`fastify-api-versioning: versionChanges: ${at}, names the schema '${id}' '${name}' in the document of ${text}, where the schema '${other}' has that name; give it a name of its own`), 'FST_API_VERSIONING_INVALID_OPTION')
+      }
+      taken.set(name, id)
+    }
+  }
 }

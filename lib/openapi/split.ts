@@ -135,7 +135,7 @@ function versionDocument (
   describePolicy(document.info, policy)
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
-  renameSchemas(document, schemaNamesAt(context.options.versionList, version), text)
+  renameSchemas(document, schemaNamesAt(context.options.versionList, version))
   return document
 }
 

@@ -9,7 +9,7 @@ import { buildDocs } from './openapi-helpers.js'
 const Order = Type.Object({ name: Type.String(), total: Type.Number() })
 const versionChanges = [
   { version: '3.0', changes: [versionChange({ description: 'Orders have a name (it was <title> & such).', fields: [{ schema: Order, field: 'name', renamedFrom: 'title' }] })] },
-  { version: '2.0', changes: [versionChange({ description: 'Orders have a total.', fields: [{ schema: Order, field: 'total', added: true }] }), versionChange({ description: 'Searches match whole words.' })] },
+  { version: '2.0', changes: [versionChange({ description: 'Orders have a total, a `List<Line>` as `lines`.', fields: [{ schema: Order, field: 'total', added: true }] }), versionChange({ description: 'Searches match whole words.' })] },
   { version: '1.5', changes: [versionChange({ description: 'Nothing the documents show.' })] },
   { version: '1.0', deprecated: true }
 ]
@@ -26,7 +26,7 @@ t.test('changelog.json: every version, newest first: its descriptions, then what
   t.equal(res.statusCode, 200)
   t.same(res.json(), [
     { version: '3.0', deprecated: false, since: '2.0', descriptions: ['Orders have a name (it was <title> & such).'], breaking: ['`GET /orders/{id}`: response 200: property `name` renamed from `title`'], other: [] },
-    { version: '2.0', deprecated: false, since: '1.5', descriptions: ['Orders have a total.', 'Searches match whole words.'], breaking: [], other: ['`GET /orders/{id}`: response 200: required property `total` added'] },
+    { version: '2.0', deprecated: false, since: '1.5', descriptions: ['Orders have a total, a `List<Line>` as `lines`.', 'Searches match whole words.'], breaking: [], other: ['`GET /orders/{id}`: response 200: required property `total` added'] },
     { version: '1.5', deprecated: false, since: '1.0', descriptions: ['Nothing the documents show.'], breaking: [], other: [] },
     { version: '1.0', deprecated: true, since: null, descriptions: [], breaking: [], other: [] }
   ])
@@ -72,5 +72,6 @@ t.test("the docs page links to the changelog, the app's own theme kept", async t
 t.test("a description in a document's markdown: a '<' in it is text, which starts no tag a docs page would drop with what follows", async t => {
   const served = await app()
   t.match(served.apiVersionDocuments().find(d => d.version === '3.0')?.document.info.description, 'Orders have a name (it was &lt;title> & such).\n\n**Breaking changes**')
+  t.match(served.apiVersionDocuments().find(d => d.version === '2.0')?.document.info.description, 'Orders have a total, a `List<Line>` as `lines`.', 'in a code span, as written: markdown shows it as text')
   t.same((await served.inject('/openapi/changes.json')).json().at(-1).descriptions, ['Orders have a name (it was <title> & such).'], 'as data, as written')
 })

@@ -112,7 +112,7 @@ t.test('a change of behaviour alone (a description, no instruction) is in the do
 
 t.test("a shared schema's name in older versions' documents: its component, the references to it, a changed copy's title", async t => {
   const Line = { $id: 'Line', type: 'object', properties: { sku: { type: 'string' } } }
-  const Order = { $id: 'Order', type: 'object', properties: { total: { type: 'number' }, line: { $ref: 'Line#' }, sku: { $ref: 'Line#/properties/sku' }, note: { type: 'string', 'x-note': null } }, example: { title: 'Order' } }
+  const Order = { $id: 'Order', type: 'object', properties: { total: { type: 'number' }, line: { $ref: 'Line#' }, sku: { $ref: 'Line#/properties/sku' }, note: { type: 'string', 'x-note': null }, default: { $ref: 'Line#' } }, example: { title: 'Order' }, discriminator: { propertyName: 'kind', mapping: { line: '#/components/schemas/Line', other: 'Other' } } }
   for (const openapi of ['3.0.3', '3.1.0']) {
     await t.test(`OpenAPI ${openapi}`, async t => {
       const app = Fastify()
@@ -127,13 +127,15 @@ t.test("a shared schema's name in older versions' documents: its component, the 
       app.addSchema(Line)
       app.addSchema(Order)
       app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
+      app.get('/lines', { versionChanges: true, schema: { response: { default: { $ref: 'Line#' } } } }, async () => ({ sku: 's' }))
       await app.ready()
       const response = (version: string) => operations(documentOf(app, version))['GET /orders/{id}'].responses['200'].content['application/json'].schema
       const components = (version: string) => Object.keys(documentOf(app, version).components?.schemas ?? {}).filter(name => !/Problem|Error/.test(name)).sort()
       t.same([components('3.0'), response('3.0')], [['Line', 'Order'], { $ref: '#/components/schemas/Order' }], 'the newest: as added')
       t.same([components('2.0'), response('2.0')], [['Invoice', 'Line'], { $ref: '#/components/schemas/Invoice' }], "2.0: 3.0's older name")
       t.same(components('1.0'), ['Item'], "1.0: 2.0's names, the changed schema a copy")
-      t.match(response('1.0'), { title: 'Bill', properties: { sum: { type: 'number' }, line: { $ref: '#/components/schemas/Item' }, sku: { $ref: '#/components/schemas/Item/properties/sku' } }, example: { title: 'Order' } })
+      t.match(response('1.0'), { title: 'Bill', properties: { sum: { type: 'number' }, line: { $ref: '#/components/schemas/Item' }, sku: { $ref: '#/components/schemas/Item/properties/sku' }, default: { $ref: '#/components/schemas/Item' } }, example: { title: 'Order' }, discriminator: { mapping: { line: '#/components/schemas/Item', other: 'Other' } } })
+      t.same(operations(documentOf(app, '1.0'))['GET /lines'].responses.default.content['application/json'].schema, { $ref: '#/components/schemas/Item' }, 'the catch-all status of responses')
       t.equal(documentOf(app, '1.0').info.title, 'Order', "the document's own title is no schema's")
       t.same(await allProblems(app), [])
       t.same(app.apiVersionChanges().map(c => [c.to, c.descriptions.length, c.changed.length]), [['2.0', 1, 1], ['3.0', 1, 0]], 'a name alone changes nothing of the data')
@@ -141,19 +143,26 @@ t.test("a shared schema's name in older versions' documents: its component, the 
     })
   }
 
-  // A name another component has: Order named Line, and (the renamed schema first) Line named Order.
-  const renaming = async (schema: string, renamedFrom: string) => {
+  // Refused at start-up: a name another schema of the documents has (a shared one, the plugin's error schemas, one
+  // of the base document's), two schemas given one name, a schema no document has. Two schemas may swap names.
+  const started = async (schemas: Array<{ schema: string, renamedFrom: string }>) => {
     const app = Fastify()
-    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas: [{ schema, renamedFrom }] })] }, { version: '1.0' }] })
-    await app.register(apiVersioningOpenApi, {})
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', schemas })] }, { version: '1.0' }] })
+    await app.register(apiVersioningOpenApi, { openapi: { components: { schemas: { Money: { type: 'number' } } } } })
     app.addSchema(Line)
     app.addSchema(Order)
     app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: { $ref: 'Order#' } } } }, async () => ({ total: 1 }))
     await app.ready()
-    return () => app.apiVersionDocuments()
+    return app
   }
-  t.throws(await renaming('Order', 'Line'), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: "fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names a schema 'Line' in the document of 1.0, where another schema has that name; give it another" })
-  t.throws(await renaming('Line', 'Order'), { message: /the change of 2\.0, schemas\[0\], names a schema 'Order' in the document of 1\.0/ })
+  for (const [taken, other] of [['Line', 'Line'], ['ProblemDetails', 'ProblemDetails'], ['FastifyError', 'FastifyError'], ['Money', 'Money']]) {
+    await t.rejects(started([{ schema: 'Order', renamedFrom: taken }]), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: `fastify-api-versioning: versionChanges: the change of 2.0, schemas[0], names the schema 'Order' '${taken}' in the document of 1.0, where the schema '${other}' has that name; give it a name of its own` }, taken)
+  }
+  await t.rejects(started([{ schema: 'Order', renamedFrom: 'Thing' }, { schema: 'Line', renamedFrom: 'Thing' }]), { message: /the change of 2\.0, schemas\[1\], names the schema 'Line' 'Thing' in the document of 1\.0, where the schema 'Order' has that name/ }, 'two of one name')
+  await t.rejects(started([{ schema: 'Ordr', renamedFrom: 'Bill' }]), { message: /the change of 2\.0, schemas\[0\], names the schema 'Ordr', which no document has \(their schemas: .*Order.*\); name a schema added with app\.addSchema where the openapi entry is registered, by its \$id/ }, 'a $id mistyped')
+  const swapped = await started([{ schema: 'Order', renamedFrom: 'Line' }, { schema: 'Line', renamedFrom: 'Order' }])
+  t.same(Object.keys(documentOf(swapped, '1.0').components?.schemas ?? {}).filter(name => name === 'Line' || name === 'Order').sort(), ['Line', 'Order'], 'two schemas may swap names')
+  t.match(documentOf(swapped, '1.0').components?.schemas?.Line, { properties: { total: {} } }, "Order's shape, named Line")
 })
 
 t.test("an endpoint's documentation in older versions (summary, description, tags, operationId), and deprecated from a version on", async t => {
