@@ -53,7 +53,7 @@ export function changelogPage (title: string, entries: readonly ChangelogEntry[]
       entry.since === null
         ? '<p class="since">The first version.</p>'
         : entry.breaking.length + entry.other.length === 0
-          ? `<p class="since">No operation changed since ${escape(entry.since)}.</p>`
+          ? `<p class="since">Its document shows no change since ${escape(entry.since)}.</p>`
           : [
               `<p class="since">Changes since ${escape(entry.since)}:</p>`,
               ...list('Breaking changes', 'breaking', entry.breaking),

@@ -140,7 +140,8 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     // serializer calls (a copy of the value had it).
     if (closed) {
       const entries = [...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`)
-      if (!fields.has('toJSON')) entries.push('toJSON: enumerable.call(v, "toJSON") ? v.toJSON : undefined')
+      // Read first: a value has none as a rule, and asking whether its own is enumerable is a call to the runtime.
+      if (!fields.has('toJSON')) entries.push('toJSON: v.toJSON === undefined || !enumerable.call(v, "toJSON") ? undefined : v.toJSON')
       return `${head}return { ${entries.join(', ')} } }`
     }
     const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]

@@ -47,7 +47,7 @@ t.test('the changelog page: HTML of its own, every text escaped, breaking change
   t.match(html, '<p>Orders have a name (it was &#60;title&#62; &#38; such).</p>')
   t.match(html, '<h3>Breaking changes</h3>\n<ul class="breaking">\n<li><code>GET /orders/{id}</code>: response 200: property <code>name</code> renamed from <code>title</code></li>\n</ul>')
   t.match(html, '<h3>Other changes</h3>\n<ul class="other">\n<li><code>GET /orders/{id}</code>: response 200: required property <code>total</code> added</li>')
-  t.match(html, '<p class="since">No operation changed since 1.0.</p>')
+  t.match(html, '<p class="since">Its document shows no change since 1.0.</p>')
   t.match(html, '<p class="since">The first version.</p>')
   t.notMatch(html, /<script/, 'no script')
   t.notMatch(html, /<title>[^<]*<[^/]/, 'no tag of the app\'s text')
