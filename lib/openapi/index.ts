@@ -104,6 +104,9 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
   })
 
+  // Where a page or a document links to the documents: under the prefix of the plugin the entry is registered in,
+  // which Fastify gives the routes but not these texts.
+  const links = fastify.prefix + options.routePrefix
   // Documents change only when a deprecation takes effect or an enforced sunset passes: one set per period,
   // made on first use in it from the combined document, which is made once the routes are final (at ready).
   const instants = lifecycleInstants(versioning.policies)
@@ -127,7 +130,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       changes,
       context,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
-      config: swaggerConfig(documents, options.routePrefix)
+      config: swaggerConfig(documents, links)
     }
     return served
   }
@@ -169,7 +172,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   fastify.get(`${options.routePrefix}/changelog`, routeOptions, async (request, reply) => {
     const current = changelog()
     const title = (combined as OpenApiDocument).info.title
-    current.page ??= changelogPage(title, current.entries, { routePrefix: options.routePrefix, docs: options.ui?.routePrefix ?? null })
+    current.page ??= changelogPage(title, current.entries, { routePrefix: links, docs: options.ui === null ? null : fastify.prefix + options.ui.routePrefix })
     return reply.type('text/html; charset=utf-8').send(current.page)
   })
   fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
@@ -183,7 +186,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   if (swaggerUi !== null && options.ui !== null) {
-    registerUi(fastify, swaggerUi, options.ui, options.guard, options.routePrefix, () => primaryVersion(serve().documents).version)
+    registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents).version)
   }
 }
 

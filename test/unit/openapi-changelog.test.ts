@@ -1,6 +1,8 @@
 import t from 'tap'
+import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
-import { versionChange } from '../../lib/index.js'
+import apiVersioning, { versionChange } from '../../lib/index.js'
+import apiVersioningOpenApi from '../../lib/openapi/index.js'
 import { buildDocs } from './openapi-helpers.js'
 
 // The changelog clients read: {routePrefix}/changelog.json and {routePrefix}/changelog, newest version first, each
@@ -74,4 +76,19 @@ t.test("a description in a document's markdown: a '<' in it is text, which start
   t.match(served.apiVersionDocuments().find(d => d.version === '3.0')?.document.info.description, 'Orders have a name (it was &lt;title> & such).\n\n**Breaking changes**')
   t.match(served.apiVersionDocuments().find(d => d.version === '2.0')?.document.info.description, 'Orders have a total, a `List<Line>` as `lines`.', 'in a code span, as written: markdown shows it as text')
   t.same((await served.inject('/openapi/changes.json')).json().at(-1).descriptions, ['Orders have a name (it was <title> & such).'], 'as data, as written')
+})
+
+t.test("registered under a plugin's prefix, the links of the page and the documents are under it too", async t => {
+  const app = Fastify()
+  await app.register(apiVersioning)
+  await app.register(async api => {
+    await api.register(apiVersioningOpenApi, { ui: true })
+    api.get('/orders', { apiVersions: '1.0' }, async () => [])
+  }, { prefix: '/api' })
+  await app.ready()
+  t.same((await app.inject('/api/openapi/swagger-config')).json().urls, [{ url: '/api/openapi/1.0.json', name: '1.0' }], "the picker's documents")
+  t.equal((await app.inject('/api/docs/json')).headers.location, '/api/openapi/1.0.json')
+  t.match((await app.inject('/api/docs/static/swagger-initializer.js')).body, '/api/openapi/swagger-config')
+  t.match((await app.inject('/api/docs/static/theme/api-versioning-changelog.js')).body, '"/api/openapi/changelog"')
+  t.same((await app.inject('/api/openapi/changelog')).body.match(/href="[^"]*"/g), ['href="/api/docs"', 'href="/api/openapi/1.0.json"'])
 })
