@@ -4,11 +4,11 @@ import { createProblem } from '../problems/problems.js'
 import { isMediaTypeOnly } from '../request/request-reader.js'
 import type { CollectedRoute } from './collect.js'
 import type { OperationObject } from './parameters.js'
+import { SCHEMA_REF } from './component-ref.js'
 
 export const PROBLEM_DETAILS = 'ProblemDetails'
 export const ERROR_OBJECT = 'ErrorObject'
 export const FASTIFY_ERROR = 'FastifyError'
-const SCHEMA_REF = '#/components/schemas/'
 const PROBLEM_JSON = 'application/problem+json'
 const JSON_TYPE = 'application/json'
 // What @fastify/swagger writes when a response declares no description.

@@ -2,11 +2,9 @@ import type { ApiVersion } from '../api-version.js'
 import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import type { VersionList } from '../version-changes/version-list.js'
-import { isObject as isRecord } from '../util/is-object.js'
-
-const SCHEMA_REF = '#/components/schemas/'
-// The keywords whose values are data (a `title` there is no schema's).
-const DATA = new Set(['example', 'examples', 'enum', 'const'])
+import { isObject } from '../util/is-object.js'
+import { DATA_KEYWORDS } from '../util/data-keywords.js'
+import { componentOf, SCHEMA_REF } from './component-ref.js'
 
 /** A shared schema's name in one version's document, and the instruction that gives it, as errors name it. */
 interface SchemaName { readonly name: string, readonly at: string }
@@ -43,27 +41,26 @@ export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<str
   const stack: Array<[Record<string, unknown>, boolean]> = [[document as unknown as Record<string, unknown>, false]]
   while (stack.length > 0) {
     const [object, data] = stack.pop() as [Record<string, unknown>, boolean]
-    if (typeof object.$ref === 'string' && object.$ref.startsWith(SCHEMA_REF)) object.$ref = renamedRef(object.$ref, names)
+    if (typeof object.$ref === 'string') object.$ref = renamedRef(object.$ref, names)
     if (!data && typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
     // A discriminator maps values to schemas by reference.
-    if (!data && isRecord(object.discriminator) && isRecord(object.discriminator.mapping)) {
+    if (!data && isObject(object.discriminator) && isObject(object.discriminator.mapping)) {
       const mapping = object.discriminator.mapping
-      for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string' && ref.startsWith(SCHEMA_REF)) mapping[value] = renamedRef(ref, names)
+      for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string') mapping[value] = renamedRef(ref, names)
     }
     for (const [key, value] of Object.entries(object)) {
       // `default` is a keyword of data in a schema, and the catch-all status in `responses`: either way, references
       // in it are followed.
-      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, data || (DATA.has(key) && key !== 'default')])
+      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, data || (DATA_KEYWORDS.has(key) && key !== 'default')])
     }
   }
 }
 
+// A reference to a component (or into it) under the component's name in the version; any other as it is.
 function renamedRef (ref: string, names: ReadonlyMap<string, SchemaName>): string {
-  const rest = ref.slice(SCHEMA_REF.length)
-  const end = rest.indexOf('/')
-  const key = end === -1 ? rest : rest.slice(0, end)
-  const name = names.get(key)?.name
-  return name === undefined ? ref : SCHEMA_REF + name + (end === -1 ? '' : rest.slice(end))
+  const key = componentOf(ref)
+  const name = key === null ? undefined : names.get(key)?.name
+  return name === undefined ? ref : SCHEMA_REF + name + ref.slice(SCHEMA_REF.length + (key as string).length)
 }
 
 /**

@@ -11,6 +11,7 @@ import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
+import { componentOf } from './component-ref.js'
 import { documentEndpoint } from './endpoint-docs.js'
 
 export interface SplitContext {
@@ -25,7 +26,6 @@ export interface SplitContext {
 
 const UNDECLARED: CollectedRoute = Object.freeze({ declaration: PLAIN, validates: false, url: '' })
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
-const SCHEMA_REF = '#/components/schemas/'
 
 interface PathRoute {
   /** The documented path, without the route's number. */
@@ -156,8 +156,8 @@ function reachable (document: OpenApiDocument, schemas: Record<string, unknown>)
     const value = queue.pop()
     if (typeof value !== 'object' || value === null) continue
     for (const [key, child] of Object.entries(value)) {
-      if (key === '$ref' && typeof child === 'string' && child.startsWith(SCHEMA_REF)) {
-        const name = child.slice(SCHEMA_REF.length).split('/')[0]
+      const name = key === '$ref' && typeof child === 'string' ? componentOf(child) : null
+      if (name !== null) {
         if (!names.has(name) && schemas[name] !== undefined) {
           names.add(name)
           queue.push(schemas[name])

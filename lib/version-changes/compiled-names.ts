@@ -112,13 +112,6 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     // Where the object is only written with its schema, the names it does not have as properties are read by name
     // too: one of them may be a name of the version's schema.
     const looped = closed ? [] : order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
-    const cases = [
-      ...order.filter(key => !looped.includes(key)).map(key => `case ${JSON.stringify(key)}: continue`),
-      ...looped.map(key => {
-        const name = now.get(key) as string | null
-        return `case ${JSON.stringify(key)}: ${name === null ? '' : `put(o, ${JSON.stringify(name)}, v[k]); `}continue`
-      })
-    ]
     let changes = tasks.some(rules => rules.length > 0)
     // Each name the object gets, in order, with the code of each value it takes (read from the value by name, or
     // through the function of its schema), the one that wins last.
@@ -144,6 +137,13 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
       if (!fields.has('toJSON')) entries.push('toJSON: v.toJSON === undefined || !enumerable.call(v, "toJSON") ? undefined : v.toJSON')
       return `${head}return { ${entries.join(', ')} } }`
     }
+    const cases = [
+      ...order.filter(key => !looped.includes(key)).map(key => `case ${JSON.stringify(key)}: continue`),
+      ...looped.map(key => {
+        const name = now.get(key) as string | null
+        return `case ${JSON.stringify(key)}: ${name === null ? '' : `put(o, ${JSON.stringify(name)}, v[k]); `}continue`
+      })
+    ]
     const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
     for (const [name, values] of fields) for (const value of values) lines.push(`x = ${value}; if (x !== undefined) ${set(name, 'x')}`)
     return `${head}const o = {}; ${lines.join('; ')}; return o }`

@@ -1,9 +1,8 @@
 import { isObject } from '../util/is-object.js'
+import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { names } from './schema-identity.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 
-// Keywords whose values are data, not schemas: a `$ref` there refers to nothing.
-const DATA = new Set(['example', 'examples', 'default', 'enum', 'const'])
 // The references to shared schemas (`Item#`, `Item#/properties/tags`) a schema holds, its local `#/...` ones left
 // out: found once a schema.
 const found = new WeakMap<object, readonly string[]>()
@@ -20,7 +19,7 @@ function refsOf (schema: object): readonly string[] {
       seen.add(node)
       const ref = (node as { $ref?: unknown }).$ref
       if (typeof ref === 'string' && !ref.startsWith('#')) all.add(ref)
-      for (const [key, value] of Object.entries(node)) if (!DATA.has(key)) stack.push(value)
+      for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) stack.push(value)
     }
     found.set(schema, refs = [...all])
   }
@@ -64,7 +63,7 @@ export function holdsNamed (ref: string, rules: ReadonlyArray<{ readonly schema:
     if (seen.has(node)) continue
     seen.add(node)
     if (isObject(node) && rules.some(rule => names(rule, node))) return true
-    for (const [key, value] of Object.entries(node)) if (typeof value === 'object' && value !== null && !DATA.has(key)) stack.push(value)
+    for (const [key, value] of Object.entries(node)) if (typeof value === 'object' && value !== null && !DATA_KEYWORDS.has(key)) stack.push(value)
   }
   return false
 }
