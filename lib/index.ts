@@ -46,7 +46,7 @@ export { PROBLEM_TEXTS, type ApiVersionProblem, type ApiVersionProblemKind, type
 export type { ProblemWriter, ProblemWriterContext } from './problems/writers.js'
 export type { TelemetryMeterProvider, TelemetryOption } from './telemetry/telemetry.js'
 export type { VersionOutcomeName } from './telemetry/request-metrics.js'
-export { versionChange, type EndpointDocs, type EndpointInstruction, type FieldInstruction, type FieldOf, type RequestInstruction, type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type SchemaNameInstruction, type SchemaTarget, type VersionChange, type VersionChangeOptions } from './version-changes/version-change.js'
+export { versionChange, type EndpointDocs, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type FieldOf, type RequestInstruction, type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type SchemaNameInstruction, type SchemaTarget, type VersionChange, type VersionChangeOptions } from './version-changes/version-change.js'
 export type { VersionChangesEntry } from './version-changes/version-list.js'
 export type { ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 

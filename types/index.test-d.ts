@@ -7,7 +7,7 @@ import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
   withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ApiVersionSource, type CustomReader, type ErrorObject,
   type ProblemDetails, type ProblemDocument, type ProblemWriter, type VersionOutcomeName,
-  versionChange, type ConvertToApiVersionOptions, type EndpointInstruction, type FieldInstruction, type RequestInstruction,
+  versionChange, type ConvertToApiVersionOptions, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type RequestInstruction,
   type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type VersionChange, type VersionChangeOptions, type VersionChangesEntry
 } from '../lib/index.js'
 
@@ -162,6 +162,18 @@ versionChange({ description: 'x', fields: [{ schema: Order, field: 'id', added: 
 versionChange({ fields: [] })
 // @ts-expect-error: an endpoint is added or removed
 versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] })
+const Status = Type.Union([Type.Literal('open'), Type.Literal('paid')])
+versionChange({ description: 'Paid orders.', enums: [{ schema: Status, added: ['paid'] }, { schema: 'Kind', removed: ['old', 2, null] }, { schema: { enum: ['a'] }, added: ['a'] }] })
+// @ts-expect-error: Status has no member 'express'
+versionChange({ description: 'x', enums: [{ schema: Status, added: ['express'] }] })
+// @ts-expect-error: one of added and removed
+versionChange({ description: 'x', enums: [{ schema: Status, added: ['open'], removed: ['old'] }] })
+// @ts-expect-error: a member is a JSON value
+versionChange({ description: 'x', enums: [{ schema: 'Kind', removed: [{ a: 1 }] }] })
+const enumInstruction: EnumInstruction<typeof Status> = { schema: Status, added: ['open'] }
+// @ts-expect-error: typed for its schema, a member it has
+const wrongEnum: EnumInstruction<typeof Status> = { schema: Status, added: ['shipped'] }
+const member: EnumMember = null
 const entries: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0', deprecated: true }]
 const changing = Fastify()
 await changing.register(apiVersioning, { versionChanges: entries, versionChangesCompile: 'eager' })
@@ -179,4 +191,5 @@ const endpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', re
 const changeOptions: VersionChangeOptions = { description: 'x', endpoints: [endpoint] }
 const requestInstruction: RequestInstruction = { schema: Order, migrate: () => {} }
 const responseInstruction: ResponseInstruction = { route: 'GET /orders', migrate: () => undefined }
+export { enumInstruction, wrongEnum, member }
 export { converted, convertOptions, instruction, wrongInstruction, changeOptions, requestInstruction, responseInstruction }

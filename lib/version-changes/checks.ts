@@ -1,13 +1,13 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
 import { locatorOf } from './conversion.js'
-import { needsOf } from './migration-needs.js'
+import { ruleNeeds } from './migration-needs.js'
 import { holdsNamed } from './late-refs.js'
 import { sameShape } from './schema-identity.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { ChangingRoutes, OtherRoute } from './routes.js'
-import type { FieldRule } from './version-change.js'
+import type { EnumRule, FieldRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
 import { only, stepsOf } from './version-steps.js'
 
@@ -54,16 +54,16 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   // A `$id` no route's schemas and no shared schema of the app's have: a name mistyped, or one for convertToApiVersion
   // alone (a schema object with that `$id`).
   list.forEach(({ changes }, k) => {
-    for (const rule of changes.flatMap(change => [...change.fields, ...change.responses])) {
+    for (const rule of changes.flatMap(change => [...change.fields, ...change.enums, ...change.responses])) {
       if (typeof rule.schema === 'string' && shared(rule.schema) === undefined && !declared.held.has(rule as FieldRule) && !declared.migrating.has(rule)) {
         warn(`${where(k, rule.at)}, names the schema '${rule.schema}', which no route holds and app.addSchema did not add: it converts only what convertToApiVersion is given with a schema of that $id; if it is meant for a route's, name it by the $id it was added with`)
       }
     }
   })
-  // Each schema a field instruction names, through every version: deriving it checks every instruction about it.
+  // Each schema a field or enum instruction names, through every version: deriving it checks every instruction about it.
   const schemas = new Set<object>()
   for (const { changes } of list) {
-    for (const rule of changes.flatMap(change => change.fields)) {
+    for (const rule of changes.flatMap(change => [...change.fields, ...change.enums])) {
       const schema = typeof rule.schema === 'string' ? shared(rule.schema) : rule.schema
       if (isObject(schema)) schemas.add(schema)
     }
@@ -72,16 +72,16 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
     let at: unknown = schema
     for (let k = 0; k < list.length - 1; k++) at = deriveSchema(at, stepsOf(list)[k], shared)
   }
-  // A field instruction no route holds the schema of is for convertToApiVersion, unless a route holds its twin; there
-  // what its field needs is a response migration by a schema that is or holds it.
+  // A field or enum instruction no route holds the schema of is for convertToApiVersion, unless a route holds its twin;
+  // there what it needs is a response migration by a schema that is or holds it.
   list.forEach(({ changes }, k) => {
     for (const change of changes) {
-      for (const rule of change.fields) {
+      for (const rule of [...change.fields, ...change.enums]) {
         if (declared.held.has(rule)) continue
         if (lookAlike(rule.schema)) {
           throw coded(new Error(`${where(k, rule.at)}, names a schema that no route declared with versionChanges: true holds, but a route holds one just like it: schemas are matched by identity, so its routes would serve every version the newest shape; give the route and the instruction the same schema object`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
-        const response = needsOf(rule)?.response ?? null
+        const response = ruleNeeds(rule)?.response ?? null
         if (response !== null && !changes.some(other => other.responses.some(migration => migration.route === null && holds(migration.schema, rule, shared)))) {
           throw coded(new Error(`${where(k, rule.at)}: ${response}, so convertToApiVersion needs a response migration by the schema (no route holds it) to convert it for the version before; add one to that change`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
@@ -91,7 +91,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   checkOtherRoutes(list, declared.others)
 }
 
-function holds (schema: unknown, rule: FieldRule, shared: SharedSchemas): boolean {
+function holds (schema: unknown, rule: FieldRule | EnumRule, shared: SharedSchemas): boolean {
   return locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
 }
 
@@ -101,7 +101,7 @@ function holds (schema: unknown, rule: FieldRule, shared: SharedSchemas): boolea
  * has not: another API's).
  */
 function checkOtherRoutes (list: VersionList, others: readonly OtherRoute[]): void {
-  const rules = list.flatMap(({ changes }, k) => changes.flatMap(change => change.fields.map(rule => ({ rule, k }))))
+  const rules = list.flatMap(({ changes }, k) => changes.flatMap(change => [...change.fields, ...change.enums].map(rule => ({ rule, k }))))
   if (rules.length === 0) return
   const older = new Set(list.slice(1).map(listed => listed.version.key))
   const olderOnes = (route: OtherRoute): string => route.versions.filter(version => older.has(version.key)).map(String).join(', ')
@@ -123,7 +123,7 @@ function checkOtherRoutes (list: VersionList, others: readonly OtherRoute[]): vo
  */
 function checkLateSchemas (list: VersionList, late: ChangingRoutes['late']): void {
   if (late.length === 0) return
-  const rules = list.flatMap(({ changes }) => changes.flatMap(change => [...change.fields, ...[...change.requests, ...change.responses].filter(rule => rule.schema !== null)]))
+  const rules = list.flatMap(({ changes }) => changes.flatMap(change => [...change.fields, ...change.enums, ...[...change.requests, ...change.responses].filter(rule => rule.schema !== null)]))
   for (const { label, refs, shared } of late) {
     const changed = refs.find(ref => holdsNamed(ref, rules, shared))
     if (changed !== undefined) {

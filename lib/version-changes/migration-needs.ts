@@ -1,7 +1,7 @@
 import { isObject } from '../util/is-object.js'
 import { typesOf, typesText, within } from './json-types.js'
 import type { SharedSchemas } from './shared-ref.js'
-import type { FieldRule } from './version-change.js'
+import type { EnumRule, FieldRule } from './version-change.js'
 
 /** Why a field rule needs a migration, in each direction: null where its data converts by itself. */
 export interface Needs {
@@ -41,7 +41,19 @@ export function noteNeeds (rule: FieldRule, now: unknown, required: boolean, sha
   if (request !== null || response !== null) needs.set(rule, { request, response })
 }
 
-/** What a field rule needs (see noteNeeds), once a schema it names was derived; null for nothing. */
-export function needsOf (rule: FieldRule): Needs | null {
-  return needs.get(rule) ?? null
+/** What a field rule needs (see noteNeeds), once a schema it names was derived, or an enum rule (see enumNeeds); null for nothing. */
+export function ruleNeeds (rule: FieldRule | EnumRule): Needs | null {
+  return 'members' in rule ? enumNeeds(rule) : needs.get(rule) ?? null
+}
+
+/**
+ * What an enum rule needs of a route that holds its schema: a member this version added may reach its responses,
+ * which older versions do not take; one it removed, older versions' requests, which this one does not take.
+ */
+export function enumNeeds (rule: EnumRule): Needs {
+  const members = rule.members.map(member => JSON.stringify(member)).join(', ')
+  const one = rule.members.length === 1 ? 'the member' : 'the members'
+  return rule.kind === 'added'
+    ? { request: null, response: `older versions lack ${one} ${members}, which this one may give` }
+    : { request: `older versions may send ${one} ${members}, which this one does not take`, response: null }
 }

@@ -1,6 +1,5 @@
-import type { RequestStep, Step } from './conversion.js'
+import type { Step } from './conversion.js'
 import type { Needs } from './migration-needs.js'
-import type { FieldRule } from './version-change.js'
 
 /** Where a route's schema of one version holds a rule's schema: its request parts, and its response statuses. */
 export interface Holding {
@@ -9,16 +8,16 @@ export interface Holding {
 }
 
 /**
- * The migrations a step of a route lacks for what a field rule needs (see noteNeeds), where the route holds its
+ * The migrations a step of a route lacks for what a field or enum rule needs (see noteNeeds, enumNeeds), where the route holds its
  * schemas: a route migration of the step, or one by a schema that is or holds the rule's, in that part or status
  * (an error status needs one with `errors: true`). Each missing one as a sentence, naming the rule and the fix.
  */
-export function missingMigrations (rule: FieldRule, need: Needs, holding: Holding, step: Step, covers: (schema: unknown) => boolean): string[] {
+export function missingMigrations (need: Needs, holding: Holding, step: Step, covers: (schema: unknown) => boolean): string[] {
   const missing: string[] = []
   if (need.request !== null) {
     for (const part of holding.parts) {
-      // A changed field the route's requests hold makes a request step.
-      const covered = (step.request as RequestStep).migrations.some(({ rule: migration, locates }) => locates === null || (locates.some(([at]) => at === part) && covers(migration.schema)))
+      // No request step: the step has no migration for the route's requests (an enum rule converts nothing itself).
+      const covered = step.request !== null && step.request.migrations.some(({ rule: migration, locates }) => locates === null || (locates.some(([at]) => at === part) && covers(migration.schema)))
       if (!covered) missing.push(`${need.request}, so a request of the version before needs a request migration (by this route, or by the schema in its ${part}) to convert it`)
     }
   }

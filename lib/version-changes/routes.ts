@@ -9,9 +9,9 @@ import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
-import { needsOf } from './migration-needs.js'
+import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
-import type { FieldRule } from './version-change.js'
+import type { EnumRule, FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
 import { olderRouteHooks, type OlderRouteHooks, type OlderShape } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
@@ -40,8 +40,8 @@ export interface ChangingRoutes {
   readonly migrating: Set<object>
   /** Every schema object the routes hold, nested ones too: where a look-alike of an instruction's schema shows. */
   readonly schemas: Set<object>
-  /** The field rules whose schemas some route holds, in their version. */
-  readonly held: Set<FieldRule>
+  /** The field and enum rules whose schemas some route holds, in their version. */
+  readonly held: Set<FieldRule | EnumRule>
   /** The routes declared without versionChanges: true, which must not hold what a change changes. */
   readonly others: OtherRoute[]
   /** What compiles each route's older versions at once (versionChangesCompile: 'eager'). */
@@ -357,14 +357,14 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
     const newer = data[k]
     for (const rule of step.requests) if (rule.route === null && inRequests(newer, only(rule), shared)) declared.migrating.add(rule)
     for (const rule of step.responses) if (rule.route === null && inResponses(newer, only(rule), shared)) declared.migrating.add(rule)
-    for (const rule of step.rules) {
+    for (const rule of [...step.rules, ...step.enums]) {
       const holding = holdingOf(newer, rule, shared)
       if (holding === null) continue
       declared.held.add(rule)
-      const need = needsOf(rule)
+      const need = ruleNeeds(rule)
       if (need === null) continue
       const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
-      const missing = missingMigrations(rule, need, holding, steps.at(k), covers)
+      const missing = missingMigrations(need, holding, steps.at(k), covers)
       if (missing.length > 0) fail(label, `the change of ${step.version}, ${rule.at}: ${missing[0]}; add it to that change`)
     }
   }
@@ -400,7 +400,7 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     const newer = versions[k]
     const step = steps[k]
     // Most versions of a long list change other routes or behaviour only: the very schemas of the version after.
-    if (step.rules.length === 0) {
+    if (step.rules.length + step.enums.length === 0) {
       versions.push(newer)
       continue
     }
@@ -461,7 +461,7 @@ function fastifySchema (schema: FastifySchema, parts: VersionSchemas): FastifySc
 }
 
 // Where a version's schemas of a route hold the schema a rule names; null for nowhere.
-function holdingOf (schemas: VersionSchemas, rule: FieldRule, shared: SharedSchemas): Holding | null {
+function holdingOf (schemas: VersionSchemas, rule: FieldRule | EnumRule, shared: SharedSchemas): Holding | null {
   const holds = (schema: unknown): boolean => locatorOf(schema, only(rule), shared) !== null
   const parts = REQUEST_PARTS.filter(part => holds(schemas[part]))
   const statuses = [...schemas.response ?? []].filter(([, schema]) => holds(schema)).map(([status]) => status)

@@ -3,6 +3,7 @@ import { isObject } from '../util/is-object.js'
 import { innerWeakMap } from '../util/inner-weak-map.js'
 import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
 import { noteNeeds } from './migration-needs.js'
+import { applyEnumRules } from './enum-members.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 import type { FieldRule } from './version-change.js'
 import type { FieldStep } from './version-steps.js'
@@ -15,7 +16,7 @@ const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
 const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']
 
 /**
- * The schema as the version before `step` sees it: the newer `schema` with the step's field rules applied wherever
+ * The schema as the version before `step` sees it: the newer `schema` with the step's field and enum rules applied wherever
  * its schemas (nested, array items, the members of `allOf`/`anyOf`/`oneOf`, shared schemas its `$ref`s reach) are
  * the ones they name. A pure function: the app's objects are never changed; what the step does not touch is
  * shared with `schema`, the rest is copied, without `$id` (a second schema of one `$id` would clash with the app's
@@ -23,7 +24,7 @@ const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'de
  * version and rule, where a rule does not fit the schema (a field it lacks, a name it has already).
  */
 export function deriveSchema (schema: unknown, step: FieldStep, shared: SharedSchemas, applied?: Set<FieldRule>): unknown {
-  if (step.rules.length === 0 || !isObject(schema)) return schema
+  if ((step.rules.length === 0 && (step.enums ?? []).length === 0) || !isObject(schema)) return schema
   // Derived once for a schema, a step and the shared schemas it is read with: routes share their schemas.
   const bySchema = innerWeakMap(innerWeakMap(derivations, step), shared)
   let known = bySchema.get(schema)
@@ -106,6 +107,11 @@ function derive (schema: object, step: FieldStep, shared: SharedSchemas, applied
       copy ??= { ...node }
       apply(copy, rules, step.version, shared)
       for (const rule of rules) applied.add(rule)
+    }
+    const enums = (step.enums ?? []).filter(rule => names(rule, node))
+    if (enums.length > 0) {
+      copy ??= { ...node }
+      applyEnumRules(copy, enums, step.version, schemaName(copy))
     }
     if (copy === null) return node
     if (typeof copy.$id === 'string') {

@@ -42,6 +42,20 @@ export type FieldInstruction<S extends SchemaTarget = SchemaTarget> =
   | { schema: S, field: string, removed: { schema: object | boolean, required?: boolean }, renamedFrom?: never, added?: never, changed?: never }
   | { schema: S, field: FieldOf<S>, changed: { schema?: object | boolean, required?: boolean }, renamedFrom?: never, added?: never, removed?: never }
 
+/** A member of an enum schema: a JSON value an `enum` lists, or the `const` of a TypeBox literal. */
+export type EnumMember = string | number | boolean | null
+
+/** The members an enum schema's type says (a TypeBox union of literals, `Type.Enum`, `enum` of a `const` list); else any. */
+export type MemberOf<S> = S extends { anyOf: ReadonlyArray<{ const: infer C }> } ? C & EnumMember : S extends { enum: ReadonlyArray<infer E> } ? E & EnumMember : EnumMember
+
+/**
+ * What this version changed in the members of an enum schema (a JSON Schema `enum`, a TypeBox union of literals or
+ * `Type.Enum`): it added these (older versions' schemas lack them), or it removed these (older versions had them too).
+ */
+export type EnumInstruction<S extends SchemaTarget = SchemaTarget> =
+  | { schema: S, added: ReadonlyArray<MemberOf<S>>, removed?: never }
+  | { schema: S, removed: readonly EnumMember[], added?: never }
+
 /** A request of the version before this one, as a request migration converts it into this version (mutable). */
 export interface RequestToMigrate {
   /** The body, or for a `schema` instruction each object of that schema in the body or query string. */
@@ -85,10 +99,11 @@ export interface SchemaNameInstruction {
   renamedFrom: string
 }
 
-export interface VersionChangeOptions<F extends readonly FieldInstruction[] = readonly FieldInstruction[]> {
+export interface VersionChangeOptions<F extends readonly FieldInstruction[] = readonly FieldInstruction[], E extends readonly EnumInstruction[] = readonly EnumInstruction[]> {
   /** What changed, as a sentence for clients: documents and changes.json show it. */
   description: string
   endpoints?: readonly EndpointInstruction[]
+  enums?: E
   fields?: F
   requests?: readonly RequestInstruction[]
   responses?: readonly ResponseInstruction[]
@@ -107,6 +122,12 @@ type CheckedField<I> = I extends { removed: object }
     ? string extends keyof P ? unknown : N extends keyof P ? unknown : { [message in `${N & string} is not a property of its schema`]: never }
     : unknown
 
+/** Each enum instruction as its schema's type allows it: an `added` member is one of the schema's, where its type says them. */
+export type CheckedEnums<E extends readonly unknown[]> = { readonly [K in keyof E]: CheckedEnum<E[K]> }
+type CheckedEnum<I> = I extends { schema: infer S, added: ReadonlyArray<infer M> }
+  ? EnumMember extends MemberOf<S> ? unknown : M extends MemberOf<S> ? unknown : { [message in `${M & (string | number | boolean)} is not a member of its schema`]: never }
+  : unknown
+
 /** One change a version made, made by `versionChange()` (its instructions are checked and kept inside). */
 export interface VersionChange {
   /** What changed, for clients. */
@@ -124,6 +145,7 @@ export interface VersionChange {
 export interface ChangeRules {
   readonly description: string
   readonly endpoints: readonly EndpointRule[]
+  readonly enums: readonly EnumRule[]
   readonly fields: readonly FieldRule[]
   readonly requests: readonly MigrationRule<RequestToMigrate>[]
   readonly responses: readonly ResponseRule[]
@@ -146,6 +168,16 @@ export interface EndpointRule {
   /** What older versions' documents show, for `changed`; null for the other kinds. */
   readonly docs: Readonly<EndpointDocs> | null
   /** `endpoints[i]`, as errors name it. */
+  readonly at: string
+}
+
+/** An enum instruction, checked. */
+export interface EnumRule {
+  readonly schema: SchemaTarget
+  /** The `$id` it matches: the text given, or the object's `$id`; null for an object without one. */
+  readonly id: string | null
+  readonly kind: 'added' | 'removed'
+  readonly members: readonly EnumMember[]
   readonly at: string
 }
 
@@ -182,7 +214,7 @@ export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
 // Where a change keeps its rules: a registry symbol, so that either build of the package (ESM, CommonJS) reads the
 // other's changes.
 const RULES = Symbol.for('fastify-api-versioning.versionChange')
-const KEYS = new Set(['description', 'endpoints', 'fields', 'requests', 'responses', 'schemas'])
+const KEYS = new Set(['description', 'endpoints', 'enums', 'fields', 'requests', 'responses', 'schemas'])
 // What OpenAPI allows a component's name to be.
 const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/
 const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
@@ -197,14 +229,15 @@ function fail (message: string): never {
  * what it changed (`description`, for clients), and how to serve the versions before it from the code of the
  * newest (see docs/version-changes.md). Checked here: a bad instruction throws, naming it.
  */
-export function versionChange<const F extends readonly FieldInstruction[] = readonly []> (options: VersionChangeOptions<F & CheckedFields<F>>): VersionChange {
-  if (!isObject(options)) fail(`needs { description, endpoints?, fields?, requests?, responses?, schemas? } (got ${messageOf(options)})`)
-  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, fields, requests, responses and schemas`)
+export function versionChange<const F extends readonly FieldInstruction[] = readonly [], const E extends readonly EnumInstruction[] = readonly []> (options: VersionChangeOptions<F & CheckedFields<F>, E & CheckedEnums<E>>): VersionChange {
+  if (!isObject(options)) fail(`needs { description, endpoints?, enums?, fields?, requests?, responses?, schemas? } (got ${messageOf(options)})`)
+  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, enums, fields, requests, responses and schemas`)
   const { description } = options
   if (typeof description !== 'string' || description.trim() === '') fail('description must be a sentence for clients, saying what changed')
   const rules: ChangeRules = Object.freeze({
     description,
     endpoints: Object.freeze(list(options.endpoints, 'endpoints').map(endpoint)),
+    enums: Object.freeze(list(options.enums, 'enums').map(enumRule)),
     fields: Object.freeze(list(options.fields, 'fields').map(fieldRule)),
     requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`, ['route', 'schema', 'migrate']))),
     responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`))),
@@ -296,6 +329,24 @@ function fieldRule (given: unknown, i: number): FieldRule {
       return Object.freeze({ ...base, kind: 'changed', renamedFrom: null, older: (changed.schema ?? null) as object | boolean | null, required: optionalBoolean(changed.required, `${at}.changed.required`) })
     }
   }
+}
+
+function enumRule (given: unknown, i: number): EnumRule {
+  const at = `enums[${i}]`
+  if (!isObject(given)) fail(`${at} must be { schema, added: [...] } or { schema, removed: [...] }`)
+  knownKeys(given, ['schema', 'added', 'removed'], at)
+  const { schema, id } = target(given.schema, at)
+  const kinds = (['added', 'removed'] as const).filter(kind => given[kind] !== undefined)
+  if (kinds.length !== 1) fail(`${at} must say one of added and removed (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  const kind = kinds[0]
+  const members = given[kind]
+  if (!Array.isArray(members) || members.length === 0) fail(`${at}.${kind} must be a non-empty array of members`)
+  // What JSON can say: a schema's members are JSON values.
+  Array.from(members as unknown[]).forEach((member, m) => {
+    if (!(member === null || typeof member === 'string' || typeof member === 'boolean' || Number.isFinite(member))) fail(`${at}.${kind}[${m}] must be a text, a number, a boolean or null (got ${typeof member === 'object' ? 'an object' : messageOf(member)})`)
+    if (members.indexOf(member) !== m) fail(`${at}.${kind} names ${JSON.stringify(member)} twice`)
+  })
+  return Object.freeze({ schema, id, kind, members: Object.freeze(Array.from(members as EnumMember[])), at })
 }
 
 function schemaName (given: unknown, i: number): SchemaNameRule {

@@ -1,4 +1,4 @@
-import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule } from './version-change.js'
+import type { EnumRule, FieldRule, MigrationRule, RequestToMigrate, ResponseRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
 
 /** The field rules of one version (all its changes), as the older schemas are derived from the newer ones. */
@@ -6,6 +6,8 @@ export interface FieldStep {
   /** The version that made the changes, as listed. */
   readonly version: string
   readonly rules: readonly FieldRule[]
+  /** Its enum rules; none where left out. */
+  readonly enums?: readonly EnumRule[]
 }
 
 /**
@@ -19,6 +21,7 @@ export interface VersionStep extends FieldStep {
   readonly changed: readonly FieldRule[]
   readonly requests: ReadonlyArray<MigrationRule<RequestToMigrate>>
   readonly responses: readonly ResponseRule[]
+  readonly enums: readonly EnumRule[]
 }
 
 const steps = new WeakMap<VersionList, readonly VersionStep[]>()
@@ -36,7 +39,8 @@ export function stepsOf (list: VersionList): readonly VersionStep[] {
         removed: rules.filter(rule => rule.kind === 'removed'),
         changed: rules.filter(rule => rule.kind === 'changed'),
         requests: changes.flatMap(change => change.requests),
-        responses: changes.flatMap(change => change.responses)
+        responses: changes.flatMap(change => change.responses),
+        enums: changes.flatMap(change => change.enums)
       }
     })
     steps.set(list, known)
