@@ -188,8 +188,11 @@ const instruction: FieldInstruction<typeof Order> = { schema: Order, field: 'id'
 // @ts-expect-error: typed for its schema, a field it has
 const wrongInstruction: FieldInstruction<typeof Order> = { schema: Order, field: 'name', added: true }
 const endpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', removed: true }
+const hiddenEndpoint: EndpointInstruction = { method: ['GET', 'POST'], url: '/exports', hidden: true }
+// @ts-expect-error: hidden is true or left out
+const notHidden: EndpointInstruction = { method: 'GET', url: '/exports', hidden: false }
 const changeOptions: VersionChangeOptions = { description: 'x', endpoints: [endpoint] }
 const requestInstruction: RequestInstruction = { schema: Order, migrate: () => {} }
 const responseInstruction: ResponseInstruction = { route: 'GET /orders', migrate: () => undefined }
-export { enumInstruction, wrongEnum, member }
+export { enumInstruction, wrongEnum, member, hiddenEndpoint, notHidden }
 export { converted, convertOptions, instruction, wrongInstruction, changeOptions, requestInstruction, responseInstruction }

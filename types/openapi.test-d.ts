@@ -64,7 +64,7 @@ documents[0].version = '2.0'
 const changes = app.apiVersionChanges()
 expectType<Equal<typeof changes, readonly ApiVersionChanges[]>>()
 expectType<Equal<ApiVersionChanges['from'] | ApiVersionChanges['to'], string>>()
-expectType<Equal<ApiVersionChanges['added'] | ApiVersionChanges['removed'] | ApiVersionChanges['deprecated'], readonly string[]>>()
+expectType<Equal<ApiVersionChanges['added'] | ApiVersionChanges['removed'] | ApiVersionChanges['hidden'] | ApiVersionChanges['deprecated'], readonly string[]>>()
 expectType<Equal<ApiVersionChanges['changed'], readonly OperationChanges[]>>()
 expectType<Equal<OperationChanges, { readonly operation: string, readonly breaking: boolean, readonly changes: readonly string[], readonly details: readonly OperationChange[] }>>()
 // Each change with its own verdict.

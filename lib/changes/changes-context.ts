@@ -1,4 +1,5 @@
 import type { MediaTypeConfig } from '../request/media-type.js'
+import type { ApiVersion } from '../api-version.js'
 import type { DeclaredRenames } from './renames.js'
 
 /** What the documents write differently for each version by design, and so is no change. */
@@ -16,4 +17,9 @@ export interface ChangesContext {
   readonly segmentName: string | null
   /** What the `versionChanges` option says each version renamed: one change, not a property removed and one added. */
   readonly renames: readonly DeclaredRenames[]
+  /**
+   * The operations the `versionChanges` option hides from a version on (by their key, see compareVersions): served,
+   * so gone from a document without being removed.
+   */
+  readonly hidden: ReadonlyArray<{ readonly version: ApiVersion, readonly key: string }>
 }

@@ -1,3 +1,4 @@
+import { ApiVersion } from '../api-version.js'
 import type { ChangesContext } from './changes-context.js'
 import { code } from './code.js'
 import type { ApiVersionDocument } from './document.js'
@@ -38,6 +39,8 @@ export interface ApiVersionChanges {
   readonly added: readonly string[]
   /** Operations only the earlier version has: breaking. */
   readonly removed: readonly string[]
+  /** Operations only the earlier version documents, which the later one still serves (`hidden` by a version change). */
+  readonly hidden: readonly string[]
   /** Operations of both that are deprecated in the later version only. */
   readonly deprecated: readonly string[]
   readonly changed: readonly OperationChanges[]
@@ -49,6 +52,7 @@ export interface Comparison {
   readonly to: string
   readonly added: string[]
   readonly removed: string[]
+  readonly hidden: string[]
   readonly deprecated: string[]
   /** Breaking notes first. */
   readonly changed: Array<{ operation: string, notes: Note[] }>
@@ -68,8 +72,10 @@ export function compareVersions (documents: readonly ApiVersionDocument[], conte
     const to = { document: documents[i].document, version: documents[i].version }
     const before = operationsOf(from, context)
     const after = operationsOf(to, context)
-    const comparison: Comparison = { from: from.version, to: to.version, added: [], removed: [], deprecated: [], changed: [] }
-    for (const key of [...before.keys()].filter(key => !after.has(key))) comparison.removed.push((before.get(key) as Operation).label)
+    const comparison: Comparison = { from: from.version, to: to.version, added: [], removed: [], hidden: [], deprecated: [], changed: [] }
+    const later = ApiVersion.tryParse(to.version)
+    const hidden = new Set(context.hidden.filter(({ version }) => later !== null && version.compareTo(later) <= 0).map(({ key }) => key))
+    for (const key of [...before.keys()].filter(key => !after.has(key))) (hidden.has(key) ? comparison.hidden : comparison.removed).push((before.get(key) as Operation).label)
     for (const [key, later] of after) {
       const earlier = before.get(key)
       if (earlier === undefined) comparison.added.push(later.label)
@@ -105,6 +111,7 @@ export function apiVersionChanges (comparisons: readonly Comparison[], descripti
     descriptions: Object.freeze([...descriptions(c.to)]),
     added: Object.freeze([...c.added]),
     removed: Object.freeze([...c.removed]),
+    hidden: Object.freeze([...c.hidden]),
     deprecated: Object.freeze([...c.deprecated]),
     changed: Object.freeze(c.changed.map(({ operation, notes }) => Object.freeze({
       operation,
@@ -115,18 +122,20 @@ export function apiVersionChanges (comparisons: readonly Comparison[], descripti
   })))
 }
 
-/**
- * Each operation of a document by its key, in the order of their paths, then methods: the path as the route
- * declares it where the version is written into it, its parameters unnamed, then the method's place in OpenAPI.
- */
+/** An operation's key: its path as the route declares it where the version is written into it, parameters unnamed, and the method's place in OpenAPI. */
+export function operationKey (template: string, method: string): string {
+  return `${template.replace(PARAMETER, '{}')} ${METHODS.indexOf(method)}`
+}
+
+/** Each operation of a document by its key (see operationKey), in the order of their paths, then methods. */
 function operationsOf (side: Side, context: ChangesContext): Map<string, Operation> {
   const found = new Map<string, Operation>()
   for (const [path, item] of Object.entries(side.document.paths)) {
     const template = context.templates.find(t => t.replaceAll(`{${context.segmentName}}`, side.version) === path) ?? path
-    METHODS.forEach((method, i) => {
-      if (item[method] === undefined) return
-      found.set(`${template.replace(PARAMETER, '{}')} ${i}`, { label: `${method.toUpperCase()} ${path}`, path, item, operation: record(item[method]) })
-    })
+    for (const method of METHODS) {
+      if (item[method] === undefined) continue
+      found.set(operationKey(template, method), { label: `${method.toUpperCase()} ${path}`, path, item, operation: record(item[method]) })
+    }
   }
   return new Map([...found.keys()].sort().map(key => [key, found.get(key) as Operation]))
 }

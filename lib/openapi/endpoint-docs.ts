@@ -16,7 +16,7 @@ function indexOf (list: VersionList): ReadonlyMap<string, Instructions> {
     for (const { version, changes } of list) {
       for (const change of changes) {
         for (const rule of change.endpoints) {
-          if (rule.kind !== 'changed' && rule.kind !== 'deprecated') continue
+          if (rule.kind === 'added' || rule.kind === 'removed') continue
           for (const method of rule.methods) {
             const key = `${method} ${rule.url}`
             found.set(key, [...found.get(key) ?? [], { version, rule }])
@@ -42,10 +42,16 @@ export function documentEndpoint (operation: OperationObject, list: VersionList 
   for (const { version: changed, rule } of instructions) {
     if (rule.kind === 'deprecated') {
       if (changed.compareTo(version) <= 0) operation.deprecated = true
-    } else if (changed.compareTo(version) > 0) {
+    } else if (rule.kind === 'changed' && changed.compareTo(version) > 0) {
       Object.assign(docs, rule.docs)
     }
   }
   const target = operation as Record<string, unknown>
   for (const [key, value] of Object.entries(docs)) target[key] = Array.isArray(value) ? [...value] : value
+}
+
+/** Whether the `versionChanges` option hides the endpoint (`method` upper case, `url` as declared) in a version's document: from the change that says so on. */
+export function isHiddenEndpoint (list: VersionList | null, version: ApiVersion, method: string, url: string): boolean {
+  const instructions = list === null ? undefined : indexOf(list).get(`${method} ${url}`)
+  return instructions?.some(({ version: changed, rule }) => rule.kind === 'hidden' && changed.compareTo(version) <= 0) ?? false
 }

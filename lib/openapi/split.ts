@@ -12,7 +12,7 @@ import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
-import { documentEndpoint } from './endpoint-docs.js'
+import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
 
 export interface SplitContext {
   readonly options: ResolvedOptions
@@ -102,8 +102,12 @@ function versionDocument (
     const documented = declaration.inPath ? path.replaceAll(`{${context.options.segmentName}}`, text) : path
     // What the server sends on this router path now: a version retired by its sunset has left the headers.
     const reported = context.paths.get(declaration.pathKey)?.at(context.time)
+    const shown = Object.keys(item).filter(method => !METHODS.has(method) || !isHiddenEndpoint(context.options.versionList, version, method.toUpperCase(), route.url))
+    // A path whose every operation is hidden is left out, path and all.
+    if (!shown.some(method => METHODS.has(method))) continue
     const target = paths[documented] ?? (paths[documented] = {})
-    for (const [method, value] of Object.entries(item)) {
+    for (const method of shown) {
+      const value = item[method]
       if (!METHODS.has(method)) {
         target[method] = structuredClone(value)
         continue

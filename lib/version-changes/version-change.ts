@@ -23,13 +23,15 @@ export interface EndpointDocs {
 
 /**
  * An endpoint that this version added (it exists from this version on) or removed (it exists only before it);
- * whose documentation older versions had otherwise (`changed`); or that is deprecated from this version on.
+ * whose documentation older versions had otherwise (`changed`); that is deprecated from this version on; or that is
+ * served but left out of the documents from this version on (`hidden`).
  */
 export type EndpointInstruction =
-  | { method: string | readonly string[], url: string, added: true, removed?: never, changed?: never, deprecated?: never }
-  | { method: string | readonly string[], url: string, removed: true, added?: never, changed?: never, deprecated?: never }
-  | { method: string | readonly string[], url: string, changed: EndpointDocs, added?: never, removed?: never, deprecated?: never }
-  | { method: string | readonly string[], url: string, deprecated: true, added?: never, removed?: never, changed?: never }
+  | { method: string | readonly string[], url: string, added: true, removed?: never, changed?: never, deprecated?: never, hidden?: never }
+  | { method: string | readonly string[], url: string, removed: true, added?: never, changed?: never, deprecated?: never, hidden?: never }
+  | { method: string | readonly string[], url: string, changed: EndpointDocs, added?: never, removed?: never, deprecated?: never, hidden?: never }
+  | { method: string | readonly string[], url: string, deprecated: true, added?: never, removed?: never, changed?: never, hidden?: never }
+  | { method: string | readonly string[], url: string, hidden: true, added?: never, removed?: never, changed?: never, deprecated?: never }
 
 /**
  * What this version changed in one field of a schema, `field` named as this version names it: older versions
@@ -164,7 +166,7 @@ export interface SchemaNameRule {
 export interface EndpointRule {
   readonly methods: readonly string[]
   readonly url: string
-  readonly kind: 'added' | 'removed' | 'changed' | 'deprecated'
+  readonly kind: 'added' | 'removed' | 'changed' | 'deprecated' | 'hidden'
   /** What older versions' documents show, for `changed`; null for the other kinds. */
   readonly docs: Readonly<EndpointDocs> | null
   /** `endpoints[i]`, as errors name it. */
@@ -268,18 +270,18 @@ function knownKeys (given: Record<string, unknown>, keys: readonly string[], at:
   for (const key of Object.keys(given)) if (!keys.includes(key)) fail(`${at} has the unknown key ${JSON.stringify(key)}; its keys are ${keys.join(', ')}`)
 }
 
-const ENDPOINT_KINDS = ['added', 'removed', 'changed', 'deprecated'] as const
+const ENDPOINT_KINDS = ['added', 'removed', 'changed', 'deprecated', 'hidden'] as const
 const DOC_TEXTS = ['summary', 'description', 'operationId'] as const
 
 function endpoint (given: unknown, i: number): EndpointRule {
   const at = `endpoints[${i}]`
-  if (!isObject(given)) fail(`${at} must be { method, url } with added: true, removed: true, changed: { ... } or deprecated: true`)
+  if (!isObject(given)) fail(`${at} must be { method, url } with added: true, removed: true, changed: { ... }, deprecated: true or hidden: true`)
   knownKeys(given, ['method', 'url', ...ENDPOINT_KINDS], at)
   const methods = typeof given.method === 'string' ? [given.method] : Array.isArray(given.method) ? Array.from(given.method as unknown[]) : []
   if (methods.length === 0 || !methods.every(method => typeof method === 'string' && /^[A-Za-z]+$/.test(method))) fail(`${at}.method must be an HTTP method or an array of them`)
   if (typeof given.url !== 'string' || !given.url.startsWith('/')) fail(`${at}.url must be the route's URL as declared, prefix included, such as '/orders/:id'`)
   const kinds = ENDPOINT_KINDS.filter(kind => given[kind] !== undefined)
-  if (kinds.length !== 1) fail(`${at} must say one of added: true, removed: true, changed: { ... } and deprecated: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  if (kinds.length !== 1) fail(`${at} must say one of added: true, removed: true, changed: { ... }, deprecated: true and hidden: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
   const kind = kinds[0]
   if (kind !== 'changed' && given[kind] !== true) fail(`${at}.${kind} must be true`)
   return Object.freeze({ methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())), url: given.url, kind, docs: kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null, at })

@@ -25,7 +25,7 @@ t.test('the example service serves what changed from each version to the next, a
     ]
   })
   t.same(await (await fetch(`${base}/openapi/changes.json`)).json(), [
-    { from: '0.9', to: '1.0', descriptions: ['One customer can be read by its id.'], added: ['GET /api/v1.0/orders/{id}', 'GET /customers/{id}'], removed: [], deprecated: [], changed: [] },
+    { from: '0.9', to: '1.0', descriptions: ['One customer can be read by its id.'], added: ['GET /api/v1.0/orders/{id}', 'GET /customers/{id}'], removed: [], hidden: [], deprecated: [], changed: [] },
     {
       from: '1.0',
       to: '2.0',

@@ -25,13 +25,14 @@ t.test('operations added, removed and deprecated from each version to the next, 
   })
   const changes = app.apiVersionChanges()
   t.same(changes, [
-    { from: '1.0', to: '2.0-beta', descriptions: [], added: ['POST /a', 'GET /a/b', 'PUT /b'], removed: ['GET /z'], deprecated: [], changed: [] },
+    { from: '1.0', to: '2.0-beta', descriptions: [], added: ['POST /a', 'GET /a/b', 'PUT /b'], removed: ['GET /z'], hidden: [], deprecated: [], changed: [] },
     {
       from: '2.0-beta',
       to: '2.0',
       descriptions: [],
       added: ['DELETE /a'],
       removed: ['PUT /b'],
+      hidden: [],
       deprecated: ['GET /a', 'DELETE /a'],
       changed: [{
         operation: 'GET /api/v2.0/things/{id}',
@@ -63,7 +64,7 @@ t.test('one version, or none that differ: no pairs, or pairs without changes', a
   t.same(one.apiVersionChanges(), [])
   t.same((await one.inject('/api-docs/changes.json')).json(), [], 'under routePrefix')
   const same = await buildDocs({ problemDetails: true }, {}, app => { app.get('/a', { apiVersions: ['1.0', '1.1'] }, ok) })
-  t.same(same.apiVersionChanges(), [{ from: '1.0', to: '1.1', descriptions: [], added: [], removed: [], deprecated: [], changed: [] }])
+  t.same(same.apiVersionChanges(), [{ from: '1.0', to: '1.1', descriptions: [], added: [], removed: [], hidden: [], deprecated: [], changed: [] }])
 })
 
 t.test('schemas are compared through their $refs: shared schemas, recursive ones, and the components of the base document', async t => {
@@ -147,6 +148,7 @@ t.test('refs of the base document and transformObject: parameters, bodies and re
     descriptions: [],
     added: [],
     removed: ['GET /once'],
+    hidden: [],
     deprecated: [],
     changed: [{
       operation: 'POST /shaped/{id}',

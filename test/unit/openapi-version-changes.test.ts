@@ -165,6 +165,26 @@ t.test("a shared schema's name in older versions' documents: its component, the 
   t.match(documentOf(swapped, '1.0').components?.schemas?.Line, { properties: { total: {} } }, "Order's shape, named Line")
 })
 
+t.test('an endpoint hidden from a version on: served, but in no document of it or later, and no change removed it', async t => {
+  const app = Fastify()
+  const hide = versionChange({ description: 'Exports are internal.', endpoints: [{ method: ['GET', 'POST'], url: '/api/v:apiVersion/exports/:id', hidden: true }] })
+  await app.register(apiVersioning, { versionReader: { urlSegment: 'apiVersion' }, versionChanges: [{ version: '3.0' }, { version: '2.0', changes: [hide] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  app.get('/api/v:apiVersion/exports/:id', { versionChanges: true }, async () => 'export')
+  app.post('/api/v:apiVersion/exports/:id', { versionChanges: true }, async () => 'made')
+  app.get('/api/v:apiVersion/orders', { versionChanges: true }, async () => [])
+  await app.ready()
+  t.same(Object.keys(operations(documentOf(app, '1.0'))), ['GET /api/v1.0/exports/{id}', 'POST /api/v1.0/exports/{id}', 'GET /api/v1.0/orders'])
+  t.same(Object.keys(operations(documentOf(app, '2.0'))), ['GET /api/v2.0/orders'], 'left out, path and all')
+  t.same(Object.keys(operations(documentOf(app, '3.0'))), ['GET /api/v3.0/orders'], 'and from then on')
+  for (const version of ['1.0', '2.0', '3.0']) t.equal((await app.inject(`/api/v${version}/exports/7`)).body, 'export', `served at ${version}`)
+  const [from1, from2] = app.apiVersionChanges()
+  t.same([from1.removed, from1.hidden, from1.descriptions], [[], ['GET /api/v1.0/exports/{id}', 'POST /api/v1.0/exports/{id}'], ['Exports are internal.']], 'hidden, not removed: no client breaks')
+  t.same([from2.removed, from2.hidden], [[], []])
+  t.notMatch(documentOf(app, '2.0').info.description ?? '', /exports/, 'nor does the document say so')
+  t.same(await allProblems(app), [])
+})
+
 t.test("an endpoint's documentation in older versions (summary, description, tags, operationId), and deprecated from a version on", async t => {
   const app = Fastify()
   await app.register(apiVersioning, {
