@@ -189,10 +189,13 @@ const instruction: FieldInstruction<typeof Order> = { schema: Order, field: 'id'
 const wrongInstruction: FieldInstruction<typeof Order> = { schema: Order, field: 'name', added: true }
 const endpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', removed: true }
 const hiddenEndpoint: EndpointInstruction = { method: ['GET', 'POST'], url: '/exports', hidden: true }
+const datedEndpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', deprecated: { date: new Date(), link: { href: 'https://example.com', title: 'Why' } } }
+// @ts-expect-error: a deprecation's date is a Date or a text
+const wrongDate: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', deprecated: { date: 2026 } }
 // @ts-expect-error: hidden is true or left out
 const notHidden: EndpointInstruction = { method: 'GET', url: '/exports', hidden: false }
 const changeOptions: VersionChangeOptions = { description: 'x', endpoints: [endpoint] }
 const requestInstruction: RequestInstruction = { schema: Order, migrate: () => {} }
 const responseInstruction: ResponseInstruction = { route: 'GET /orders', migrate: () => undefined }
-export { enumInstruction, wrongEnum, member, hiddenEndpoint, notHidden }
+export { enumInstruction, wrongEnum, member, hiddenEndpoint, notHidden, datedEndpoint, wrongDate }
 export { converted, convertOptions, instruction, wrongInstruction, changeOptions, requestInstruction, responseInstruction }

@@ -7,7 +7,8 @@ import type { NodeVersions, VersionLookup } from '../routing/constraint.js'
 import type { RouteLifecycle } from '../routing/route-lifecycle.js'
 import { failureLog } from '../util/failure-log.js'
 import { readClock } from './clock.js'
-import { appendLink, type VersionPolicy } from './policies.js'
+import type { VersionPolicy } from './policies.js'
+import { appendLink } from '../util/policy-values.js'
 import { selectOverTime, selectPerRequest, type Selector, type TimedSelection } from './selectors.js'
 
 /** A version's life: which version a request without one gets, when a version retires, and its policy headers. */

@@ -108,10 +108,3 @@ function readSunset (s: unknown, path: string): NonNullable<VersionPolicy['sunse
   if (s.enforce === true && s.date === undefined) fail(`${path}.enforce`, 'needs a sunset date to enforce from')
   return Object.freeze({ date: readDate(s.date, `${path}.date`), link: readLink(s.link, `${path}.link`, 'sunset'), enforce: s.enforce === true })
 }
-
-/** Adds the policy links to a `Link` header the route may have set already (one field, RFC 8288 §3). */
-export function appendLink (existing: string | string[] | number | undefined, links: string): string {
-  if (existing === undefined) return links
-  const before = Array.isArray(existing) ? existing.filter(v => v.trim() !== '').join(', ') : String(existing).trim()
-  return before === '' ? links : before + ', ' + links
-}

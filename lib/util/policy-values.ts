@@ -191,3 +191,10 @@ function encodeExtValue (text: string): string {
   }
   return out
 }
+
+/** Adds the policy links to a `Link` header the route may have set already (one field, RFC 8288 §3). */
+export function appendLink (existing: string | string[] | number | undefined, links: string): string {
+  if (existing === undefined) return links
+  const before = Array.isArray(existing) ? existing.filter(v => v.trim() !== '').join(', ') : String(existing).trim()
+  return before === '' ? links : before + ', ' + links
+}

@@ -3,6 +3,11 @@ import { checkInstructions } from './checks.js'
 import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges } from './routes.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
+import { endpointDeprecation } from './endpoint-deprecation.js'
+import { append } from '../routing/hook-lists.js'
+
+// Set on a route given the hook of its endpoints' deprecations (see endpointDeprecation).
+const kDeprecates = Symbol('fastify-api-versioning.deprecates')
 
 /** What the routes of the `versionChanges` option need of the plugin's options. */
 export interface RouteChangesOptions {
@@ -25,6 +30,12 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
   const changing = changingRoutes()
   return {
     expand (instance, route, allow, answersOwn) {
+      // Before the route is expanded, so that every route made of it has the hook, once (what a route of several
+      // methods declares again for the others carries it, and its mark).
+      if (list !== null && !(kDeprecates in route)) {
+        const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
+        Object.assign(route, { [kDeprecates]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, route.url)) })
+      }
       expandRoute(instance, route, list, changing, { queryNames, allow, answersOwn })
     },
     declared (instance, route, label, declaration) {

@@ -2,6 +2,7 @@ import type { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
+import { readDeprecation, type Deprecation, type DeprecationPolicyOption } from '../util/policy-values.js'
 import { isAppliedTo } from './applied.js'
 
 /**
@@ -23,14 +24,15 @@ export interface EndpointDocs {
 
 /**
  * An endpoint that this version added (it exists from this version on) or removed (it exists only before it);
- * whose documentation older versions had otherwise (`changed`); that is deprecated from this version on; or that is
+ * whose documentation older versions had otherwise (`changed`); that is deprecated from this version on (`true`, or
+ * with the date and link its responses send, as a version's deprecation policy: `{ date?, link? }`); or that is
  * served but left out of the documents from this version on (`hidden`).
  */
 export type EndpointInstruction =
   | { method: string | readonly string[], url: string, added: true, removed?: never, changed?: never, deprecated?: never, hidden?: never }
   | { method: string | readonly string[], url: string, removed: true, added?: never, changed?: never, deprecated?: never, hidden?: never }
   | { method: string | readonly string[], url: string, changed: EndpointDocs, added?: never, removed?: never, deprecated?: never, hidden?: never }
-  | { method: string | readonly string[], url: string, deprecated: true, added?: never, removed?: never, changed?: never, hidden?: never }
+  | { method: string | readonly string[], url: string, deprecated: true | DeprecationPolicyOption, added?: never, removed?: never, changed?: never, hidden?: never }
   | { method: string | readonly string[], url: string, hidden: true, added?: never, removed?: never, changed?: never, deprecated?: never }
 
 /**
@@ -169,6 +171,8 @@ export interface EndpointRule {
   readonly kind: 'added' | 'removed' | 'changed' | 'deprecated' | 'hidden'
   /** What older versions' documents show, for `changed`; null for the other kinds. */
   readonly docs: Readonly<EndpointDocs> | null
+  /** When it was deprecated and where clients read about it, for `deprecated` with them; null otherwise. */
+  readonly deprecation: Deprecation | null
   /** `endpoints[i]`, as errors name it. */
   readonly at: string
 }
@@ -283,8 +287,17 @@ function endpoint (given: unknown, i: number): EndpointRule {
   const kinds = ENDPOINT_KINDS.filter(kind => given[kind] !== undefined)
   if (kinds.length !== 1) fail(`${at} must say one of added: true, removed: true, changed: { ... }, deprecated: true and hidden: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
   const kind = kinds[0]
-  if (kind !== 'changed' && given[kind] !== true) fail(`${at}.${kind} must be true`)
-  return Object.freeze({ methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())), url: given.url, kind, docs: kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null, at })
+  const dated = kind === 'deprecated' && isObject(given.deprecated)
+  if (kind === 'deprecated' && given.deprecated !== true && !dated) fail(`${at}.deprecated must be true or { date?, link? }: when it was deprecated and where clients read about it, as a version's deprecation policy`)
+  if (kind !== 'changed' && kind !== 'deprecated' && given[kind] !== true) fail(`${at}.${kind} must be true`)
+  return Object.freeze({
+    methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())),
+    url: given.url,
+    kind,
+    docs: kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null,
+    deprecation: dated ? readDeprecation(given.deprecated, `versionChange: ${at}.deprecated`) : null,
+    at
+  })
 }
 
 function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {

@@ -1,8 +1,8 @@
 import t from 'tap'
 import fc from 'fast-check'
 import { ApiVersion } from '../../lib/index.js'
-import { appendLink, resolvePolicies, type VersionPolicy } from '../../lib/lifecycle/policies.js'
-import { quote } from '../../lib/util/policy-values.js'
+import { resolvePolicies, type VersionPolicy } from '../../lib/lifecycle/policies.js'
+import { appendLink, quote } from '../../lib/util/policy-values.js'
 
 const URL_1 = 'https://example.com/api/deprecations#v1'
 const URL_2 = 'https://example.com/api/sunset#v1'

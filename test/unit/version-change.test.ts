@@ -31,10 +31,10 @@ t.test('versionChange() keeps the description and its instructions, checked and 
   const rules = rulesOf(change)
   t.ok(rules !== null && Object.isFrozen(rules) && Object.isFrozen(rules.fields))
   t.same(rules?.endpoints, [
-    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', docs: null, at: 'endpoints[0]' },
-    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', docs: null, at: 'endpoints[1]' },
-    { methods: ['GET'], url: '/orders/:id', kind: 'changed', docs: { summary: 'An order', tags: ['orders'] }, at: 'endpoints[2]' },
-    { methods: ['PUT'], url: '/orders/:id', kind: 'deprecated', docs: null, at: 'endpoints[3]' }
+    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', docs: null, deprecation: null, at: 'endpoints[0]' },
+    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', docs: null, deprecation: null, at: 'endpoints[1]' },
+    { methods: ['GET'], url: '/orders/:id', kind: 'changed', docs: { summary: 'An order', tags: ['orders'] }, deprecation: null, at: 'endpoints[2]' },
+    { methods: ['PUT'], url: '/orders/:id', kind: 'deprecated', docs: null, deprecation: null, at: 'endpoints[3]' }
   ])
   t.ok(Object.isFrozen(rules?.endpoints[2].docs) && Object.isFrozen(rules?.endpoints[2].docs?.tags))
   t.same(rules?.fields.map(rule => [rule.kind, rule.field, rule.id, rule.renamedFrom, rule.older, rule.required, rule.at]), [
@@ -79,7 +79,8 @@ t.test('versionChange() refuses what it cannot carry out, naming the instruction
     [{ description: 'x', endpoints: [{ method: 'GET', url: 'a', added: true }] }, /endpoints\[0\]\.url must be the route's URL as declared, prefix included/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a' }] }, /endpoints\[0\] must say one of added: true, removed: true, changed: \{ \.\.\. \}, deprecated: true and hidden: true \(got none\)/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', added: true, removed: true }] }, /endpoints\[0\] must say one of .* \(got added, removed\)/],
-    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', deprecated: 'yes' }] }, /endpoints\[0\]\.deprecated must be true/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', deprecated: 'yes' }] }, /endpoints\[0\]\.deprecated must be true or \{ date\?, link\? \}/],
+    [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', hidden: 1 }] }, /endpoints\[0\]\.hidden must be true/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: 'x' }] }, /endpoints\[0\]\.changed must be \{ summary\?, description\?, tags\?, operationId\? \}: what older versions' documents show/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: {} }] }, /endpoints\[0\]\.changed must say what older versions' documents show otherwise: summary, description, tags or operationId/],
     [{ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { title: 'x' } }] }, /endpoints\[0\]\.changed has the unknown key "title"; its keys are summary, description, operationId, tags/],

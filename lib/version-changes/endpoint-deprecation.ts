@@ -1,0 +1,52 @@
+import type { onSendHookHandler } from 'fastify'
+import { ApiVersion } from '../api-version.js'
+import { appendLink, formatDeprecation, formatLink } from '../util/policy-values.js'
+import type { VersionList } from './version-list.js'
+
+/** The headers a deprecated endpoint's response sends: `Deprecation` and its `Link`, each null where not given. */
+interface Sent {
+  readonly deprecation: string | null
+  readonly link: string | null
+}
+
+/**
+ * The `onSend` hook of a route (`methods` upper case, `url` as declared) whose endpoint the `versionChanges` option
+ * deprecates with a date or a link (`deprecated: { date?, link? }`): a response to the change's version or a later
+ * one sends them as a version's deprecation policy does (the `Deprecation` header unless the route set one, the link
+ * added to `Link`), of the closest such change at or before the version; null where no method of the route has one.
+ * A HEAD route answers as its GET route, unless an instruction names HEAD.
+ */
+export function endpointDeprecation (list: VersionList, methods: readonly string[], url: string): onSendHookHandler | null {
+  // By method, then by the key of each version that sends them.
+  const byMethod = new Map<string, ReadonlyMap<string, Sent>>()
+  for (const method of methods) {
+    let byVersion = sentByVersion(list, method, url)
+    if (method === 'HEAD' && byVersion.size === 0) byVersion = sentByVersion(list, 'GET', url)
+    if (byVersion.size > 0) byMethod.set(method, byVersion)
+  }
+  if (byMethod.size === 0) return null
+  return function apiVersionEndpointDeprecation (request, reply, payload, done) {
+    const version: unknown = request.apiVersion
+    const sent = version instanceof ApiVersion ? byMethod.get(request.method)?.get(version.key) : undefined
+    if (sent !== undefined) {
+      if (sent.deprecation !== null && !reply.hasHeader('deprecation')) reply.header('deprecation', sent.deprecation)
+      if (sent.link !== null) reply.header('link', appendLink(reply.getHeader('link'), sent.link))
+    }
+    done(null, payload)
+  }
+}
+
+// What each version of the list sends for the endpoint: of the closest change at or before it that says.
+function sentByVersion (list: VersionList, method: string, url: string): Map<string, Sent> {
+  const byVersion = new Map<string, Sent>()
+  let sent: Sent | null = null
+  for (const { version, changes } of [...list].reverse()) {
+    for (const rule of changes.flatMap(change => change.endpoints)) {
+      if (rule.deprecation === null || rule.url !== url || !rule.methods.includes(method)) continue
+      const { date, link } = rule.deprecation
+      sent = { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) }
+    }
+    if (sent !== null) byVersion.set(version.key, sent)
+  }
+  return byVersion
+}
