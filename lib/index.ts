@@ -46,9 +46,10 @@ export { PROBLEM_TEXTS, type ApiVersionProblem, type ApiVersionProblemKind, type
 export type { ProblemWriter, ProblemWriterContext } from './problems/writers.js'
 export type { TelemetryMeterProvider, TelemetryOption } from './telemetry/telemetry.js'
 export type { VersionOutcomeName } from './telemetry/request-metrics.js'
-export { versionChange, type EndpointDocs, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type FieldOf, type RequestInstruction, type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type SchemaNameInstruction, type SchemaTarget, type VersionChange, type VersionChangeOptions } from './version-changes/version-change.js'
+export { versionChange, type EndpointDocs, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type FieldOf, type RequestInstruction, type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type SchemaNameInstruction, type SchemaTarget, type VersionChange, type VersionChangeOptions, type WebhookInstruction } from './version-changes/version-change.js'
 export type { VersionChangesEntry } from './version-changes/version-list.js'
 export type { ConvertToApiVersionOptions } from './version-changes/convert-value.js'
+export type { WebhookOption } from './version-changes/webhooks.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -139,14 +140,14 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   fastify.addHook('onReady', strategy.forget)
   if (telemetry !== null) fastify.addHook('onReady', startsAtReady(telemetry, fastify.log))
   fastify.decorate(kApiVersioning, true)
-  fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes })
+  fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes, shared })
   guardOutsideScope(fastify)
   decorateRequests(fastify)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {
     writing.problem(this, problem)
     return this
   })
-  fastify.decorate('convertToApiVersion', valueConverter(options.versionList, shared, fastify))
+  fastify.decorate('convertToApiVersion', valueConverter(options.versionList, shared, fastify, options.webhooks))
   fastify.decorate(kChangeVersions, changeVersions(options.versionList))
   done()
 }

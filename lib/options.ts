@@ -11,6 +11,7 @@ import { coded } from './errors.js'
 import { droppedPromise, isAsyncFunction } from './util/is-thenable.js'
 import { isHttpField } from './util/http-fields.js'
 import { resolveVersionList, type VersionChangesEntry, type VersionList } from './version-changes/version-list.js'
+import { resolveWebhooks, type WebhookOption, type Webhooks } from './version-changes/webhooks.js'
 
 export interface VersionReaderOptions {
   /** Query parameter names that carry the version, or false. Default `['api-version']`. */
@@ -101,6 +102,13 @@ export interface ApiVersioningOptions {
    * routes do), or `'eager'`, once the app is ready (each first request costs what the others do). Default `'lazy'`.
    */
   versionChangesCompile?: 'lazy' | 'eager'
+  /**
+   * The events the service sends (webhooks), by name: each payload's schema as the newest version writes it, and a
+   * description. Field and enum instructions on those schemas give older versions theirs; each version's OpenAPI 3.1
+   * document lists its webhooks, and `app.convertToApiVersion({ webhook, value, version })` converts a payload for a
+   * receiver pinned to a version (see docs/version-changes.md). Default none.
+   */
+  webhooks?: Readonly<Record<string, WebhookOption>>
 }
 
 export interface ResolvedOptions {
@@ -133,12 +141,14 @@ export interface ResolvedOptions {
   readonly versionList: VersionList | null
   /** Whether the older versions of versionChanges routes are compiled once the app is ready. */
   readonly compileEagerly: boolean
+  /** The webhooks option, checked; none when not given. */
+  readonly webhooks: Webhooks
 }
 
 const KNOWN = new Set([
   'problemDetails', 'reportApiVersions', 'assumeDefaultVersionWhenUnspecified', 'defaultVersion',
   'unsupportedApiVersionStatusCode', 'problemTypeBase', 'versionReader', 'problemWriters', 'policies',
-  'apiVersionSelector', 'now', 'logApiVersion', 'servedApiVersionHeader', 'telemetry', 'versionChanges', 'versionChangesCompile',
+  'apiVersionSelector', 'now', 'logApiVersion', 'servedApiVersionHeader', 'telemetry', 'versionChanges', 'versionChangesCompile', 'webhooks',
   // set by Fastify's register()
   'prefix', 'logLevel', 'logSerializers'
 ])
@@ -291,7 +301,8 @@ export function resolveOptions (options: ApiVersioningOptions, warn: (message: s
     servedHeader: servedHeader(options.servedApiVersionHeader, reporting),
     telemetry: resolveTelemetryOption(options.telemetry, fail),
     versionList: resolveVersionList(options.versionChanges),
-    compileEagerly: compileWhen(options.versionChangesCompile) === 'eager'
+    compileEagerly: compileWhen(options.versionChangesCompile) === 'eager',
+    webhooks: resolveWebhooks(options.webhooks)
   })
 }
 

@@ -2,6 +2,7 @@ import type { ErrorObjectsConfig } from './problems/error-objects.js'
 import type { ResolvedOptions } from './options.js'
 import type { VersioningRoute } from './routing/declaration-state.js'
 import type { PathEntry } from './routing/route-table.js'
+import type { SharedSchemas } from './version-changes/shared-ref.js'
 
 /**
  * What `apiVersioning` knows that other entries (`fastify-api-versioning/openapi`) read: set on the instance,
@@ -17,4 +18,6 @@ export interface ApiVersioningState {
   readonly paths: ReadonlyMap<string, PathEntry>
   /** Every versioned and version-neutral route, as declared (complete once the app is ready). */
   readonly routes: readonly VersioningRoute[]
+  /** The shared schemas of the plugin's instance: what the webhooks' payloads are read with. */
+  readonly shared: SharedSchemas
 }

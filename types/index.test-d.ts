@@ -7,7 +7,7 @@ import apiVersioning, {
   ApiVersion, apiVersioning as named, errorObjects, ProblemDetailsSchema, PROBLEM_TEXTS,
   withApiVersions, type ApiVersionSet, type ApiVersioningOptions, type ApiVersionProblem, type ApiVersionSource, type CustomReader, type ErrorObject,
   type ProblemDetails, type ProblemDocument, type ProblemWriter, type VersionOutcomeName,
-  versionChange, type ConvertToApiVersionOptions, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type RequestInstruction,
+  versionChange, type ConvertToApiVersionOptions, type EndpointInstruction, type EnumInstruction, type EnumMember, type FieldInstruction, type RequestInstruction, type WebhookInstruction, type WebhookOption,
   type RequestToMigrate, type ResponseInstruction, type ResponseToMigrate, type VersionChange, type VersionChangeOptions, type VersionChangesEntry
 } from '../lib/index.js'
 
@@ -174,6 +174,14 @@ const enumInstruction: EnumInstruction<typeof Status> = { schema: Status, added:
 // @ts-expect-error: typed for its schema, a member it has
 const wrongEnum: EnumInstruction<typeof Status> = { schema: Status, added: ['shipped'] }
 const member: EnumMember = null
+const webhookChange = versionChange({ description: 'Shipped orders are told.', webhooks: [{ name: 'order.shipped', added: true }] })
+// @ts-expect-error: a webhook is added or removed
+versionChange({ description: 'x', webhooks: [{ name: 'order.shipped' }] })
+const webhookInstruction: WebhookInstruction = { name: 'order.created', removed: true }
+const webhookOption: WebhookOption = { schema: Order, description: 'An order.' }
+await Fastify().register(apiVersioning, { webhooks: { 'order.paid': webhookOption } })
+// @ts-expect-error: a webhook's payload has a schema
+await Fastify().register(apiVersioning, { webhooks: { 'order.paid': { description: 'x' } } })
 const entries: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0', deprecated: true }]
 const changing = Fastify()
 await changing.register(apiVersioning, { versionChanges: entries, versionChangesCompile: 'eager' })
@@ -184,6 +192,9 @@ changing.get('/orders/:id', { versionChanges: true, schema: { response: { 200: O
 changing.get('/bad', { versionChanges: false }, async () => 'x')
 const converted: Promise<unknown> = changing.convertToApiVersion({ schema: Order, value: { id: 1 }, version: '1.0' })
 const convertOptions: ConvertToApiVersionOptions = { schema: 'Order', value: null, version: ApiVersion.parse('1.0') }
+const convertWebhook: ConvertToApiVersionOptions = { webhook: 'order.paid', value: {}, version: '1.0' }
+// @ts-expect-error: a schema or a webhook, not both
+const convertBoth: ConvertToApiVersionOptions = { webhook: 'order.paid', schema: Order, value: {}, version: '1.0' }
 const instruction: FieldInstruction<typeof Order> = { schema: Order, field: 'id', added: true }
 // @ts-expect-error: typed for its schema, a field it has
 const wrongInstruction: FieldInstruction<typeof Order> = { schema: Order, field: 'name', added: true }
@@ -197,5 +208,7 @@ const notHidden: EndpointInstruction = { method: 'GET', url: '/exports', hidden:
 const changeOptions: VersionChangeOptions = { description: 'x', endpoints: [endpoint] }
 const requestInstruction: RequestInstruction = { schema: Order, migrate: () => {} }
 const responseInstruction: ResponseInstruction = { route: 'GET /orders', migrate: () => undefined }
+export { webhookChange, webhookInstruction }
 export { enumInstruction, wrongEnum, member, hiddenEndpoint, notHidden, datedEndpoint, wrongDate }
+export { convertWebhook, convertBoth }
 export { converted, convertOptions, instruction, wrongInstruction, changeOptions, requestInstruction, responseInstruction }

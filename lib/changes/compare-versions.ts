@@ -1,4 +1,5 @@
 import { ApiVersion } from '../api-version.js'
+import { isObject } from '../util/is-object.js'
 import type { ChangesContext } from './changes-context.js'
 import { code } from './code.js'
 import type { ApiVersionDocument } from './document.js'
@@ -81,7 +82,7 @@ export function compareVersions (documents: readonly ApiVersionDocument[], conte
       if (earlier === undefined) comparison.added.push(later.label)
       if (later.operation.deprecated === true && earlier?.operation.deprecated !== true) comparison.deprecated.push(later.label)
       if (earlier === undefined) continue
-      const notes = deepest(later.label, strict, () => compareOperation(earlier, later, from, to, context))
+      const notes = deepest(later.label, strict, () => compareOperation(earlier, later, from, to, context)).map(note => later.path === WEBHOOK ? { ...note, text: note.text.replace(/^response 200:/, 'payload:') } : note)
       if (notes.length > 0) comparison.changed.push({ operation: later.label, notes: [...notes.filter(n => n.breaking), ...notes.filter(n => !n.breaking)] })
     }
     comparisons.push(comparison)
@@ -122,6 +123,9 @@ export function apiVersionChanges (comparisons: readonly Comparison[], descripti
   })))
 }
 
+// What a webhook's label starts with, and its operation's path.
+const WEBHOOK = 'webhook'
+
 /** An operation's key: its path as the route declares it where the version is written into it, parameters unnamed, and the method's place in OpenAPI. */
 export function operationKey (template: string, method: string): string {
   return `${template.replace(PARAMETER, '{}')} ${METHODS.indexOf(method)}`
@@ -137,5 +141,15 @@ function operationsOf (side: Side, context: ChangesContext): Map<string, Operati
       found.set(operationKey(template, method), { label: `${method.toUpperCase()} ${path}`, path, item, operation: record(item[method]) })
     }
   }
-  return new Map([...found.keys()].sort().map(key => [key, found.get(key) as Operation]))
+  const keys = [...found.keys()].sort()
+  // A receiver takes a webhook's payload as a client takes a response: compared as one, after the paths.
+  for (const [name, item] of Object.entries(isObject(side.document.webhooks) ? side.document.webhooks : {})) {
+    const post = isObject(item) && isObject(item.post) ? item.post : null
+    if (post === null) continue
+    const payload = { responses: { 200: { description: '', content: isObject(post.requestBody) ? post.requestBody.content : undefined } } }
+    const key = `${WEBHOOK} ${name}`
+    keys.push(key)
+    found.set(key, { label: key, path: WEBHOOK, item: { post: payload }, operation: payload })
+  }
+  return new Map(keys.map(key => [key, found.get(key) as Operation]))
 }

@@ -69,7 +69,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   if (fastify.hasDecorator('apiVersionDocuments')) {
     throw coded(new Error('fastify-api-versioning/openapi is registered twice: register it once, after apiVersioning'), 'FST_API_VERSIONING_OPENAPI_ORDER')
   }
-  const { options: versioning, paths, errorObjects } = state
+  const { options: versioning, paths, errorObjects, shared } = state
   const options: ResolvedOpenApiOptions = resolveOpenApiOptions(rawOptions)
   checkOrder(fastify, state)
   checkReach(fastify, state)
@@ -118,7 +118,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const period = periodAt(instants, time)
     if (served?.period === period) return served
     const split = splitDocument(combined, collector.routes, {
-      options: versioning, errorObjects, transformObject: options.transformObject, paths, time
+      options: versioning, errorObjects, transformObject: options.transformObject, paths, time, shared
     })
     // Compared as served: the same period's documents, after transformObject.
     const context = changesContext(combined, collector.routes, versioning)

@@ -13,6 +13,8 @@ import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
 import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
+import { documentWebhooks } from './webhooks.js'
+import type { SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface SplitContext {
   readonly options: ResolvedOptions
@@ -22,6 +24,8 @@ export interface SplitContext {
   readonly paths: ReadonlyMap<string, PathEntry>
   /** The time the documents are for: lifecycle is judged at it. */
   readonly time: number
+  /** The plugin's shared schemas, which the webhooks' payloads are read with. */
+  readonly shared: SharedSchemas
 }
 
 const UNDECLARED: CollectedRoute = Object.freeze({ declaration: PLAIN, validates: false, url: '' })
@@ -137,6 +141,7 @@ function versionDocument (
     document.info.description = combined.info.description === undefined ? notice : `${combined.info.description}\n\n${notice}`
   }
   describePolicy(document.info, policy)
+  documentWebhooks(document, version, context.options, context.shared)
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
   renameSchemas(document, schemaNamesAt(context.options.versionList, version))

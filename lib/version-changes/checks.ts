@@ -9,6 +9,8 @@ import type { SharedSchemas } from './shared-ref.js'
 import type { ChangingRoutes, OtherRoute } from './routes.js'
 import type { EnumRule, FieldRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
+import type { Webhooks } from './webhooks.js'
+import { versionsOfWebhook } from './endpoints.js'
 import { only, stepsOf } from './version-steps.js'
 
 /**
@@ -19,7 +21,7 @@ import { only, stepsOf } from './version-steps.js'
  * be for `convertToApiVersion` alone, unless a route holds a look-alike of its schema (one built again: matched by
  * identity, it would never run there). Throws, naming the version, the instruction and the fix.
  */
-export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas, warn: (message: string) => void): void {
+export function checkInstructions (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas, warn: (message: string) => void, webhooks: Webhooks): void {
   const routes = declared.names
   const where = (k: number, at: string): string => `fastify-api-versioning: versionChanges: the change of ${list[k].text}, ${at}`
   checkLateSchemas(list, declared.late)
@@ -47,6 +49,11 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
         const missing = rule.methods.filter(method => !routes.has(`${method} ${rule.url}`))
         if (missing.length > 0) {
           throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${missing.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
+        }
+      }
+      for (const rule of change.webhooks) {
+        if (!webhooks.has(rule.name)) {
+          throw coded(new Error(`${where(k, rule.at)}, names the webhook ${JSON.stringify(rule.name)}, which the webhooks option of the plugin does not declare (${[...webhooks.keys()].map(name => JSON.stringify(name)).join(', ') || 'it declares none'}); declare it there, with its payload's schema`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
       }
     }
@@ -88,6 +95,8 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
       }
     }
   })
+  // Instructions that contradict each other throw: a webhook added where it exists already, or removed where not.
+  for (const name of webhooks.keys()) versionsOfWebhook(list, name)
   checkOtherRoutes(list, declared.others)
 }
 

@@ -11,16 +11,17 @@ import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
 import { stepsOf } from './version-steps.js'
+import { versionsOfWebhook } from './endpoints.js'
+import type { Webhook, Webhooks } from './webhooks.js'
 
-/** What `app.convertToApiVersion` takes. */
-export interface ConvertToApiVersionOptions {
-  /** The value's schema: a schema object (TypeBox included), or the `$id` of a shared schema. */
-  schema: object | string
-  /** A value of the newest version's shape. */
-  value: unknown
-  /** A version of the `versionChanges` list. */
-  version: string | ApiVersion
-}
+/**
+ * What `app.convertToApiVersion` takes: the value's schema (a schema object, TypeBox included, or the `$id` of a
+ * shared schema), or the name of a webhook of the plugin's `webhooks` option (its payload's schema, in a version
+ * that has it).
+ */
+export type ConvertToApiVersionOptions =
+  | { schema: object | string, webhook?: never, value: unknown, version: string | ApiVersion }
+  | { webhook: string, schema?: never, value: unknown, version: string | ApiVersion }
 
 function fail (message: string): never {
   throw coded(new TypeError(`fastify-api-versioning: convertToApiVersion: ${message}`), 'FST_API_VERSIONING_INVALID_OPTION')
@@ -46,7 +47,7 @@ interface Shown {
  * none) rejects it, as what a migration throws, or a value the schema cannot write, does. What each schema and
  * version needs is planned once, at its first use.
  */
-export function valueConverter (list: VersionList | null, shared: SharedSchemas, app: FastifyInstance): (options: ConvertToApiVersionOptions) => Promise<unknown> {
+export function valueConverter (list: VersionList | null, shared: SharedSchemas, app: FastifyInstance, webhooks: Webhooks): (options: ConvertToApiVersionOptions) => Promise<unknown> {
   const plans = new WeakMap<object, Shown[]>()
   let compiler: Compiler | null = null
 
@@ -78,19 +79,29 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
 
   return async function convert (options) {
     if (list === null) fail('needs the versionChanges option of the plugin')
-    if (!isObject(options)) fail(`needs { schema, value, version } (got ${messageOf(options)})`)
-    const { schema: given, value, version } = options
+    if (!isObject(options)) fail(`needs { schema or webhook, value, version } (got ${messageOf(options)})`)
+    const { value, version } = options
+    if ((options.schema === undefined) === (options.webhook === undefined)) fail('needs a schema or a webhook, one of them')
+    const webhook = options.webhook === undefined ? null : webhookOf(options.webhook, webhooks)
+    const given = webhook?.schema ?? options.schema
     const schema = typeof given === 'string' ? shared(given) : given
     if (!isObject(schema)) fail(`schema must be a schema object or the $id of a shared schema (got ${typeof given === 'string' ? `${JSON.stringify(given)}, which no shared schema has` : messageOf(given)})`)
     const wanted = version instanceof ApiVersion ? version : typeof version === 'string' ? ApiVersion.tryParse(version) : null
     const index = wanted === null ? -1 : list.findIndex(listed => listed.version.equals(wanted))
     if (index === -1) fail(`version ${messageOf(version)} is not in versionChanges (${list.map(listed => listed.text).join(', ')})`)
+    if (webhook !== null && !versionsOfWebhook(list, webhook.name)[index]) fail(`the webhook ${JSON.stringify(webhook.name)} is not in version ${list[index].text}, whose receivers get no such event`)
     const shown = shownIn(schema, index, list)
     // A copy whatever happens, so that the caller may change it.
     const copy = structuredClone(value)
     const converted = shown.down === null ? copy : await shown.down(standIn(), copy)
     return JSON.parse(serializerOf(shown)(converted))
   }
+}
+
+function webhookOf (name: unknown, webhooks: Webhooks): Webhook {
+  const webhook = typeof name === 'string' ? webhooks.get(name) : undefined
+  if (webhook === undefined) fail(`webhook ${messageOf(name)} is not one of the webhooks option (${[...webhooks.keys()].join(', ') || 'none is declared'})`)
+  return webhook
 }
 
 // Fastify's default serializer compiler, as Fastify builds it from its own dependency and the app's shared schemas.

@@ -1,5 +1,9 @@
 import { coded } from '../errors.js'
+import type { ChangeRules } from './version-change.js'
 import type { VersionList } from './version-list.js'
+
+/** What an instruction says of a thing a version may have or not (an endpoint, a webhook), where it says it. */
+type Existence = { readonly kind: string, readonly at: string }
 
 /**
  * The versions of the list (by index, 0 the newest) in which the endpoint `method url` exists: all of them, but
@@ -8,21 +12,28 @@ import type { VersionList } from './version-list.js'
  * so already (adding an endpoint that exists).
  */
 export function versionsOfEndpoint (list: VersionList, method: string, url: string): boolean[] {
+  return versionsOf(list, `${method} ${url}`, change => change.endpoints.filter(rule => rule.url === url && rule.methods.includes(method)))
+}
+
+/** The versions of the list in which the webhook `name` exists, as versionsOfEndpoint reads an endpoint's. */
+export function versionsOfWebhook (list: VersionList, name: string): boolean[] {
+  return versionsOf(list, `the webhook ${JSON.stringify(name)}`, change => change.webhooks.filter(rule => rule.name === name))
+}
+
+function versionsOf (list: VersionList, label: string, rulesOf: (change: ChangeRules) => readonly Existence[]): boolean[] {
   const events: Array<{ index: number, kind: 'added' | 'removed', at: string }> = []
   list.forEach(({ changes }, index) => {
     for (const change of changes) {
-      for (const rule of change.endpoints) {
-        if ((rule.kind === 'added' || rule.kind === 'removed') && rule.url === url && rule.methods.includes(method)) events.push({ index, kind: rule.kind, at: rule.at })
-      }
+      for (const rule of rulesOf(change)) if (rule.kind === 'added' || rule.kind === 'removed') events.push({ index, kind: rule.kind, at: rule.at })
     }
   })
   const exists: boolean[] = new Array(list.length)
-  // Before its first instruction, an endpoint is as that instruction did not make it.
+  // Before its first instruction, a thing is as that instruction did not make it.
   let state = events.length === 0 || events[events.length - 1].kind === 'removed'
   for (let index = list.length - 1; index >= 0; index--) {
     for (const event of events.filter(e => e.index === index)) {
       if ((event.kind === 'added') === state) {
-        throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${list[index].text}, ${event.at}, says ${method} ${url} was ${event.kind}, but it ${state ? 'exists' : 'does not exist'} in the version before already`), 'FST_API_VERSIONING_INVALID_OPTION')
+        throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${list[index].text}, ${event.at}, says ${label} was ${event.kind}, but it ${state ? 'exists' : 'does not exist'} in the version before already`), 'FST_API_VERSIONING_INVALID_OPTION')
       }
       state = event.kind === 'added'
     }

@@ -3,6 +3,7 @@ import { checkInstructions } from './checks.js'
 import { changingRoutes, expandRoute, kDocumentedShapes, kMadeByChanges } from './routes.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
+import type { Webhooks } from './webhooks.js'
 import { endpointDeprecation } from './endpoint-deprecation.js'
 import { append } from '../routing/hook-lists.js'
 
@@ -17,6 +18,8 @@ export interface RouteChangesOptions {
   readonly queryNames: readonly string[]
   /** Whether the older versions of versionChanges routes are compiled once the app is ready. */
   readonly compileEagerly: boolean
+  /** The webhooks option, checked: what webhook instructions may name. */
+  readonly webhooks: Webhooks
 }
 
 /**
@@ -48,7 +51,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
     },
     ready (warn) {
       changing.plans.clear()
-      if (list !== null) checkInstructions(list, changing, shared, warn)
+      if (list !== null) checkInstructions(list, changing, shared, warn, options.webhooks)
       if (options.compileEagerly) for (const warm of changing.warmers) warm()
     }
   }

@@ -60,6 +60,11 @@ export type EnumInstruction<S extends SchemaTarget = SchemaTarget> =
   | { schema: S, added: ReadonlyArray<MemberOf<S>>, removed?: never }
   | { schema: S, removed: readonly EnumMember[], added?: never }
 
+/** A webhook (an event the service sends, declared by the plugin's `webhooks` option) new in this version, or gone from it. */
+export type WebhookInstruction =
+  | { name: string, added: true, removed?: never }
+  | { name: string, removed: true, added?: never }
+
 /** A request of the version before this one, as a request migration converts it into this version (mutable). */
 export interface RequestToMigrate {
   /** The body, or for a `schema` instruction each object of that schema in the body or query string. */
@@ -112,6 +117,7 @@ export interface VersionChangeOptions<F extends readonly FieldInstruction[] = re
   requests?: readonly RequestInstruction[]
   responses?: readonly ResponseInstruction[]
   schemas?: readonly SchemaNameInstruction[]
+  webhooks?: readonly WebhookInstruction[]
 }
 
 /**
@@ -154,6 +160,15 @@ export interface ChangeRules {
   readonly requests: readonly MigrationRule<RequestToMigrate>[]
   readonly responses: readonly ResponseRule[]
   readonly schemas: readonly SchemaNameRule[]
+  readonly webhooks: readonly WebhookRule[]
+}
+
+/** A webhook instruction, checked. */
+export interface WebhookRule {
+  readonly name: string
+  readonly kind: 'added' | 'removed'
+  /** `webhooks[i]`, as errors name it. */
+  readonly at: string
 }
 
 /** A schema name instruction, checked: the shared schema's `$id`, and its name in older versions. */
@@ -220,7 +235,7 @@ export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
 // Where a change keeps its rules: a registry symbol, so that either build of the package (ESM, CommonJS) reads the
 // other's changes.
 const RULES = Symbol.for('fastify-api-versioning.versionChange')
-const KEYS = new Set(['description', 'endpoints', 'enums', 'fields', 'requests', 'responses', 'schemas'])
+const KEYS = new Set(['description', 'endpoints', 'enums', 'fields', 'requests', 'responses', 'schemas', 'webhooks'])
 // What OpenAPI allows a component's name to be.
 const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/
 const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
@@ -236,8 +251,8 @@ function fail (message: string): never {
  * newest (see docs/version-changes.md). Checked here: a bad instruction throws, naming it.
  */
 export function versionChange<const F extends readonly FieldInstruction[] = readonly [], const E extends readonly EnumInstruction[] = readonly []> (options: VersionChangeOptions<F & CheckedFields<F>, E & CheckedEnums<E>>): VersionChange {
-  if (!isObject(options)) fail(`needs { description, endpoints?, enums?, fields?, requests?, responses?, schemas? } (got ${messageOf(options)})`)
-  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, enums, fields, requests, responses and schemas`)
+  if (!isObject(options)) fail(`needs { description, endpoints?, enums?, fields?, requests?, responses?, schemas?, webhooks? } (got ${messageOf(options)})`)
+  for (const key of Object.keys(options)) if (!KEYS.has(key)) fail(`unknown option ${JSON.stringify(key)}; a change has description, endpoints, enums, fields, requests, responses, schemas and webhooks`)
   const { description } = options
   if (typeof description !== 'string' || description.trim() === '') fail('description must be a sentence for clients, saying what changed')
   const rules: ChangeRules = Object.freeze({
@@ -247,7 +262,8 @@ export function versionChange<const F extends readonly FieldInstruction[] = read
     fields: Object.freeze(list(options.fields, 'fields').map(fieldRule)),
     requests: Object.freeze(list(options.requests, 'requests').map((given, i) => migration<RequestToMigrate>(given, `requests[${i}]`, ['route', 'schema', 'migrate']))),
     responses: Object.freeze(list(options.responses, 'responses').map((given, i) => responseRule(given, `responses[${i}]`))),
-    schemas: Object.freeze(list(options.schemas, 'schemas').map(schemaName))
+    schemas: Object.freeze(list(options.schemas, 'schemas').map(schemaName)),
+    webhooks: Object.freeze(list(options.webhooks, 'webhooks').map(webhookRule))
   })
   // A change with no instruction says what changed in behaviour alone (the handler asks isAppliedTo). The method is
   // not enumerable: what a change shows, spread or logged, is its description.
@@ -362,6 +378,17 @@ function enumRule (given: unknown, i: number): EnumRule {
     if (members.indexOf(member) !== m) fail(`${at}.${kind} names ${JSON.stringify(member)} twice`)
   })
   return Object.freeze({ schema, id, kind, members: Object.freeze(Array.from(members as EnumMember[])), at })
+}
+
+function webhookRule (given: unknown, i: number): WebhookRule {
+  const at = `webhooks[${i}]`
+  if (!isObject(given)) fail(`${at} must be { name, added: true } or { name, removed: true }`)
+  knownKeys(given, ['name', 'added', 'removed'], at)
+  if (typeof given.name !== 'string' || given.name === '') fail(`${at}.name must be the webhook's name, as the plugin's webhooks option declares it`)
+  const kinds = (['added', 'removed'] as const).filter(kind => given[kind] !== undefined)
+  if (kinds.length !== 1) fail(`${at} must say one of added: true and removed: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  if (given[kinds[0]] !== true) fail(`${at}.${kinds[0]} must be true`)
+  return Object.freeze({ name: given.name, kind: kinds[0], at })
 }
 
 function schemaName (given: unknown, i: number): SchemaNameRule {

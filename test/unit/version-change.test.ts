@@ -57,8 +57,8 @@ t.test('versionChange() keeps the description and its instructions, checked and 
 
 t.test('versionChange() refuses what it cannot carry out, naming the instruction', async t => {
   const cases: Array<[unknown, RegExp]> = [
-    [undefined, /needs \{ description, endpoints\?, enums\?, fields\?, requests\?, responses\?, schemas\? \} \(got undefined\)/],
-    [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, enums, fields, requests, responses and schemas/],
+    [undefined, /needs \{ description, endpoints\?, enums\?, fields\?, requests\?, responses\?, schemas\?, webhooks\? \} \(got undefined\)/],
+    [{ description: 'x', field: [] }, /unknown option "field"; a change has description, endpoints, enums, fields, requests, responses, schemas and webhooks/],
     [{ description: 'x', schemas: ['Order'] }, /schemas\[0\] must be \{ schema, renamedFrom \}/],
     [{ description: 'x', schemas: [{ schema: 'Order', renamedfrom: 'Bill' }] }, /schemas\[0\] has the unknown key "renamedfrom"; its keys are schema, renamedFrom/],
     [{ description: 'x', schemas: [{ schema: { type: 'object' }, renamedFrom: 'Bill' }] }, /schemas\[0\]\.schema has no \$id: a document names a shared schema \(app\.addSchema\) by its \$id, so name it by that, or give the object its \$id/],

@@ -285,7 +285,7 @@ t.test('convertToApiVersion: a copy of a value as a version shows it, for webhoo
     [{ schema: Order, value, version: 7 }, /version 7 is not in versionChanges/],
     [{ schema: 'Nothing', value, version: '2024-01-01' }, /schema must be a schema object or the \$id of a shared schema \(got "Nothing", which no shared schema has\)/],
     [{ schema: 7, value, version: '2024-01-01' }, /schema must be a schema object or the \$id of a shared schema \(got 7\)/],
-    [null, /needs \{ schema, value, version \} \(got null\)/]
+    [null, /needs \{ schema or webhook, value, version \} \(got null\)/]
   ]
   // A promise that rejects, never a throw: a caller's .catch() sees what is wrong with the options too.
   for (const [options, message] of cases) await t.rejects(app.convertToApiVersion(options as never), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))

@@ -1,0 +1,60 @@
+import type { ApiVersion } from '../api-version.js'
+import type { OpenApiDocument } from '../changes/document.js'
+import type { ResolvedOptions } from '../options.js'
+import { versionsOfWebhook } from '../version-changes/endpoints.js'
+import { deriveSchema } from '../version-changes/schemas.js'
+import type { SharedSchemas } from '../version-changes/shared-ref.js'
+import { stepsOf } from '../version-changes/version-steps.js'
+import { SCHEMA_REF } from './component-ref.js'
+
+/**
+ * The webhooks of the plugin's `webhooks` option in a version's document: in an OpenAPI 3.1 document, each one the
+ * version has (see versionsOfWebhook; every one without the `versionChanges` option) as a `post` operation whose
+ * request body is its payload as that version writes it (the field and enum instructions of the versions after it
+ * applied); an OpenAPI 3.0 document, which cannot hold them, says so in its description. A version the
+ * `versionChanges` option does not list has none: its payloads are no version's.
+ */
+export function documentWebhooks (document: OpenApiDocument, version: ApiVersion, options: ResolvedOptions, shared: SharedSchemas): void {
+  const { webhooks, versionList: list } = options
+  if (webhooks.size === 0) return
+  if (!document.openapi.startsWith('3.1')) {
+    const note = `The service also sends webhooks (${[...webhooks.keys()].join(', ')}), which an OpenAPI ${document.openapi} document cannot describe: its OpenAPI 3.1 documents do.`
+    document.info.description = document.info.description === undefined ? note : `${document.info.description}\n\n${note}`
+    return
+  }
+  const index = list === null ? 0 : list.findIndex(listed => listed.version.equals(version))
+  if (index === -1) return
+  const documented: Record<string, unknown> = {}
+  const steps = list === null ? [] : stepsOf(list).slice(0, index)
+  for (const webhook of webhooks.values()) {
+    if (list !== null && !versionsOfWebhook(list, webhook.name)[index]) continue
+    let schema: unknown = webhook.schema
+    for (const step of steps) schema = deriveSchema(schema, step, shared)
+    documented[webhook.name] = {
+      post: {
+        ...webhook.description === null ? {} : { description: webhook.description },
+        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(schema, `#/webhooks/${escapePointer(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
+        responses: { '2XX': { description: 'The receiver took the event.' } }
+      }
+    }
+  }
+  if (Object.keys(documented).length > 0) document.webhooks = documented
+}
+
+// A schema as a document holds it at `base` (a pointer into the document): plain JSON (TypeBox's symbols left out),
+// without `$id`, each `$ref` to a shared schema (`Customer#`, `Customer#/properties/id`) one to its component, as
+// @fastify/swagger writes them, and each local one (`#/properties/id`) under `base`.
+function asDocumented (schema: unknown, base: string): unknown {
+  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
+    if (key === '$id') return undefined
+    if (key !== '$ref' || typeof value !== 'string') return value
+    if (value.startsWith('#')) return base + value.slice(1)
+    const hash = value.indexOf('#')
+    return hash === -1 ? SCHEMA_REF + value : SCHEMA_REF + value.slice(0, hash) + value.slice(hash + 1)
+  })
+}
+
+// RFC 6901: a name as a JSON pointer's token.
+function escapePointer (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+}
