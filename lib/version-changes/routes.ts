@@ -20,7 +20,8 @@ import { writesNamedOnly } from './named-only.js'
 import { unknownRefs } from './late-refs.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
-import { only, stepsOf, type VersionStep } from './version-steps.js'
+import { only, stepsOf, type StatusChange, type VersionStep } from './version-steps.js'
+import { sameShape } from './schema-identity.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
 // Route options a versionChanges route takes from its list instead.
@@ -133,7 +134,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // and again at the first request that needs them (from the derivations kept for every route): the route keeps
   // none of it in between.
   const planOf = (): RoutePlan => {
-    const data = versionSchemas(declaredSchema, list, last, shared, label)
+    const data = versionSchemas(declaredSchema, list, last, shared, label, keys)
     return { data, steps: stepPlan(list, keys, data, shared) }
   }
   // The plan is let go of once read (no closure of this function may name it: the closures the route keeps would
@@ -386,7 +387,7 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
  * The route's schema in each version of the list down to `last`, by parts: index 0 is the app's own, each older one
  * derived; a version whose changes touch none of its parts has the very object of the version after it.
  */
-function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas, label: string): VersionSchemas[] {
+function versionSchemas (schema: FastifySchema | undefined, list: VersionList, last: number, shared: SharedSchemas, label: string, keys: readonly string[]): VersionSchemas[] {
   const given = (schema ?? {}) as Record<string, unknown>
   const versions: VersionSchemas[] = [{
     body: given.body,
@@ -399,8 +400,9 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
   for (let k = 0; k < last; k++) {
     const newer = versions[k]
     const step = steps[k]
+    const status = step.statuses.find(change => keys.includes(change.route))
     // Most versions of a long list change other routes or behaviour only: the very schemas of the version after.
-    if (step.rules.length + step.enums.length === 0) {
+    if (step.rules.length + step.enums.length === 0 && status === undefined) {
       versions.push(newer)
       continue
     }
@@ -433,10 +435,28 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
         response = new Map(statuses)
         changed = true
       }
+      const keyed = status === undefined ? response : withStatus(response, status, label, step.version)
+      changed ||= keyed !== response
+      response = keyed
     }
     versions.push(changed ? { ...older, response } : newer)
   }
   return versions
+}
+
+// A version's responses with their success ones under the status the version before answered: one schema, or none.
+function withStatus (response: ReadonlyMap<string, unknown>, change: StatusChange, label: string, version: string): ReadonlyMap<string, unknown> {
+  const successes = [...response].filter(([status]) => status.startsWith('2'))
+  if (successes.length === 0) return response
+  if (successes.some(([, schema]) => !sameShape(schema, successes[0][1]))) {
+    fail(label, `the change of ${version}, ${change.at}, says older versions answered ${change.status}, but the route declares several success responses (${successes.map(([status]) => status).join(', ')}) with other schemas, which one status cannot hold; declare one, or give them one schema`)
+  }
+  const keyed = new Map<string, unknown>()
+  for (const [status, schema] of response) {
+    if (!status.startsWith('2')) keyed.set(status, schema)
+    else if (!keyed.has(String(change.status))) keyed.set(String(change.status), schema)
+  }
+  return keyed
 }
 
 // A part's schema as the version before sees it; by media type where the part has them (`content`).

@@ -14,12 +14,17 @@ export type SchemaTarget = object | string
 /** The names of a schema's properties, where its type says them (a TypeBox `Type.Object`); else any text. */
 export type FieldOf<S> = S extends { properties: infer P } ? (string extends keyof P ? string : Extract<keyof P, string>) : string
 
-/** What older versions' documents show of an endpoint, where it was otherwise. */
+/**
+ * What older versions had of an endpoint, where it was otherwise: what their documents show, and the success status
+ * they answered (`status`: every success response of this version is that status in older versions, converted by
+ * itself and shown in their documents).
+ */
 export interface EndpointDocs {
   summary?: string
   description?: string
   tags?: readonly string[]
   operationId?: string
+  status?: number
 }
 
 /**
@@ -317,9 +322,10 @@ function endpoint (given: unknown, i: number): EndpointRule {
 }
 
 function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {
-  if (!isObject(given)) fail(`${at} must be { summary?, description?, tags?, operationId? }: what older versions' documents show`)
-  knownKeys(given, [...DOC_TEXTS, 'tags'], at)
-  if (Object.keys(given).length === 0) fail(`${at} must say what older versions' documents show otherwise: summary, description, tags or operationId`)
+  if (!isObject(given)) fail(`${at} must be { summary?, description?, tags?, operationId?, status? }: what older versions had otherwise`)
+  knownKeys(given, [...DOC_TEXTS, 'tags', 'status'], at)
+  if (Object.keys(given).length === 0) fail(`${at} must say what older versions had otherwise: summary, description, tags, operationId or status`)
+  if (given.status !== undefined && !(Number.isInteger(given.status) && (given.status as number) >= 200 && (given.status as number) <= 299)) fail(`${at}.status must be a success status, an integer from 200 to 299 (got ${messageOf(given.status)})`)
   for (const key of DOC_TEXTS) if (given[key] !== undefined && (typeof given[key] !== 'string' || given[key] === '')) fail(`${at}.${key} must be a text (got ${messageOf(given[key])})`)
   if (given.tags !== undefined && (!Array.isArray(given.tags) || !given.tags.every(tag => typeof tag === 'string' && tag !== ''))) fail(`${at}.tags must be an array of texts`)
   return Object.freeze({ ...given, ...Array.isArray(given.tags) ? { tags: Object.freeze([...given.tags as string[]]) } : {} }) as Readonly<EndpointDocs>

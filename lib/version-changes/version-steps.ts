@@ -1,4 +1,4 @@
-import type { EnumRule, FieldRule, MigrationRule, RequestToMigrate, ResponseRule } from './version-change.js'
+import type { EndpointRule, EnumRule, FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
 
 /** The field rules of one version (all its changes), as the older schemas are derived from the newer ones. */
@@ -22,6 +22,8 @@ export interface VersionStep extends FieldStep {
   readonly requests: ReadonlyArray<MigrationRule<RequestToMigrate>>
   readonly responses: readonly ResponseRule[]
   readonly enums: readonly EnumRule[]
+  /** The success statuses older versions answered otherwise, by route: their responses are keyed so. */
+  readonly statuses: readonly StatusChange[]
 }
 
 const steps = new WeakMap<VersionList, readonly VersionStep[]>()
@@ -32,6 +34,7 @@ export function stepsOf (list: VersionList): readonly VersionStep[] {
   if (known === undefined) {
     known = list.map(({ text, changes }) => {
       const rules = changes.flatMap(change => change.fields)
+      const statuses = changes.flatMap(change => change.endpoints).flatMap(statusChanges)
       return {
         version: text,
         rules,
@@ -39,7 +42,9 @@ export function stepsOf (list: VersionList): readonly VersionStep[] {
         removed: rules.filter(rule => rule.kind === 'removed'),
         changed: rules.filter(rule => rule.kind === 'changed'),
         requests: changes.flatMap(change => change.requests),
-        responses: changes.flatMap(change => change.responses),
+        // A success status older versions answered otherwise: a response migration of the route, after the version's own.
+        responses: [...changes.flatMap(change => change.responses), ...statuses.map(statusRule)],
+        statuses,
         enums: changes.flatMap(change => change.enums)
       }
     })
@@ -55,4 +60,22 @@ export function only<R extends object> (rule: R): readonly R[] {
   let list = single.get(rule)
   if (list === undefined) single.set(rule, list = [rule])
   return list as readonly R[]
+}
+
+/** The status an endpoint's older versions answered, where a rule says (`changed: { status }`), by route (`'POST /orders'`). */
+export interface StatusChange {
+  readonly route: string
+  readonly status: number
+  readonly at: string
+}
+
+function statusChanges (rule: EndpointRule): StatusChange[] {
+  const status = rule.docs?.status
+  return status === undefined ? [] : rule.methods.map(method => ({ route: `${method} ${rule.url}`, status, at: rule.at }))
+}
+
+// A status change as the response migration of its route that answers the older status.
+function statusRule ({ route, status, at }: StatusChange): ResponseRule {
+  const migrate = (response: ResponseToMigrate): void => { response.statusCode = status }
+  return Object.freeze({ route, schema: null, id: null, errors: false, migrate, at })
 }

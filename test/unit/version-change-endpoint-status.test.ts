@@ -1,0 +1,54 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type VersionChange } from '../../lib/index.js'
+import apiVersioningOpenApi from '../../lib/openapi/index.js'
+import { allProblems, documentOf, operations } from './openapi-helpers.js'
+
+// POST /orders answers 201 from 2.0 on; 1.0 answered 200.
+const Order = Type.Object({ id: Type.Integer(), total: Type.Number() })
+const created = versionChange({ description: 'A new order is 201 Created (it was 200).', endpoints: [{ method: 'POST', url: '/orders', changed: { status: 200 } }] })
+
+async function service (changes: VersionChange[] = [created], response: Record<string, unknown> = { 201: Order, 400: Type.Object({ message: Type.String() }) }) {
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0' }, { version: '2.0', changes }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  app.post('/orders', { versionChanges: true, schema: { body: Type.Object({ total: Type.Number() }), response } }, async (request, reply) => {
+    const { total } = request.body as { total: number }
+    if (total < 0) return reply.code(400).send({ message: 'a total is not negative', extra: 1 })
+    return reply.code(201).send({ id: 7, total, extra: 1 })
+  })
+  await app.ready()
+  const post = async (version: string, total = 12.5) => {
+    const reply = await app.inject({ method: 'POST', url: `/orders?api-version=${version}`, payload: { total } })
+    return [reply.statusCode, reply.json()] as const
+  }
+  return { app, post }
+}
+
+t.test("an endpoint's success status in older versions: converted on their responses, and shown in their documents", async t => {
+  const { app, post } = await service()
+  t.same(await post('3.0'), [201, { id: 7, total: 12.5 }])
+  t.same(await post('2.0'), [201, { id: 7, total: 12.5 }], 'from the version that changed it on')
+  t.same(await post('1.0'), [200, { id: 7, total: 12.5 }], "older versions: their status, written with that status's schema")
+  t.same(await post('1.0', -1), [400, { message: 'a total is not negative' }], 'an error keeps its status')
+  const statuses = (version: string) => Object.keys(operations(documentOf(app, version))['POST /orders'].responses)
+  t.same(statuses('2.0').filter(status => status.startsWith('2')), ['201'])
+  t.same(statuses('1.0').filter(status => status.startsWith('2')), ['200'])
+  t.same(app.apiVersionChanges()[0].changed[0].changes.filter(line => /20[01]/.test(line)), ['response 200 removed', 'response 201 added'])
+  t.same(await allProblems(app), [])
+})
+
+t.test("a status change that cannot be said of the route's schema fails at start-up, and one that is not a success status where the change is made", async t => {
+  await t.rejects(service([created], { 200: Order, 201: Type.Object({ id: Type.Integer() }) }), {
+    code: 'FST_API_VERSIONING_INVALID_DECLARATION',
+    message: 'fastify-api-versioning: route POST /orders: the change of 2.0, endpoints[0], says older versions answered 200, but the route declares several success responses (200, 201) with other schemas, which one status cannot hold; declare one, or give them one schema'
+  })
+  for (const status of [199, 300, 200.5, '200']) {
+    t.throws(() => versionChange({ description: 'x', endpoints: [{ method: 'POST', url: '/orders', changed: { status } as never }] }), { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /endpoints\[0\]\.changed\.status must be a success status, an integer from 200 to 299/ }, String(status))
+  }
+  const { post } = await service([created], { 201: Order })
+  t.same(await post('1.0'), [200, { id: 7, total: 12.5 }], 'a route of one success response')
+  const { post: unwritten } = await service([created], {})
+  t.same(await unwritten('1.0'), [200, { id: 7, total: 12.5, extra: 1 }], 'a route without response schemas: its status alone')
+})
