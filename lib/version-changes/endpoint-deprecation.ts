@@ -17,12 +17,13 @@ interface Sent {
  * A HEAD route answers as its GET route, unless an instruction names HEAD.
  */
 export function endpointDeprecation (list: VersionList, methods: readonly string[], url: string): onSendHookHandler | null {
+  const index = indexOf(list)
+  if (index.size === 0) return null
   // By method, then by the key of each version that sends them.
   const byMethod = new Map<string, ReadonlyMap<string, Sent>>()
   for (const method of methods) {
-    let byVersion = sentByVersion(list, method, url)
-    if (method === 'HEAD' && byVersion.size === 0) byVersion = sentByVersion(list, 'GET', url)
-    if (byVersion.size > 0) byMethod.set(method, byVersion)
+    const byVersion = index.get(`${method} ${url}`) ?? (method === 'HEAD' ? index.get(`GET ${url}`) : undefined)
+    if (byVersion !== undefined) byMethod.set(method, byVersion)
   }
   if (byMethod.size === 0) return null
   return function apiVersionEndpointDeprecation (request, reply, payload, done) {
@@ -36,17 +37,28 @@ export function endpointDeprecation (list: VersionList, methods: readonly string
   }
 }
 
-// What each version of the list sends for the endpoint: of the closest change at or before it that says.
-function sentByVersion (list: VersionList, method: string, url: string): Map<string, Sent> {
-  const byVersion = new Map<string, Sent>()
-  let sent: Sent | null = null
+// What each endpoint (`DELETE /orders/:id`) sends in each version (by key) from its deprecation on, of the closest
+// change at or before the version that says: found once a list, as a thousand routes ask.
+const indexes = new WeakMap<VersionList, ReadonlyMap<string, ReadonlyMap<string, Sent>>>()
+
+function indexOf (list: VersionList): ReadonlyMap<string, ReadonlyMap<string, Sent>> {
+  let index = indexes.get(list)
+  if (index !== undefined) return index
+  const found = new Map<string, Map<string, Sent>>()
+  const last = new Map<string, Sent>()
+  // Oldest first: each endpoint's latest deprecation so far holds for the version and the ones after it.
   for (const { version, changes } of [...list].reverse()) {
     for (const rule of changes.flatMap(change => change.endpoints)) {
-      if (rule.deprecation === null || rule.url !== url || !rule.methods.includes(method)) continue
+      if (rule.deprecation === null) continue
       const { date, link } = rule.deprecation
-      sent = { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) }
+      for (const method of rule.methods) last.set(`${method} ${rule.url}`, { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) })
     }
-    if (sent !== null) byVersion.set(version.key, sent)
+    for (const [key, sent] of last) {
+      let byVersion = found.get(key)
+      if (byVersion === undefined) found.set(key, byVersion = new Map())
+      byVersion.set(version.key, sent)
+    }
   }
-  return byVersion
+  indexes.set(list, index = found)
+  return index
 }
