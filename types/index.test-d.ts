@@ -199,7 +199,7 @@ const instruction: FieldInstruction<typeof Order> = { schema: Order, field: 'id'
 // @ts-expect-error: typed for its schema, a field it has
 const wrongInstruction: FieldInstruction<typeof Order> = { schema: Order, field: 'name', added: true }
 const endpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', removed: true }
-const statusEndpoint: EndpointInstruction = { method: 'POST', url: '/orders', changed: { status: 200, summary: 'Place an order' } }
+const statusEndpoint: EndpointInstruction = { method: 'POST', url: '/orders', changed: { status: 200, summary: 'Place an order', url: '/bills' } }
 const hiddenEndpoint: EndpointInstruction = { method: ['GET', 'POST'], url: '/exports', hidden: true }
 const datedEndpoint: EndpointInstruction = { method: 'DELETE', url: '/orders/:id', deprecated: { date: new Date(), link: { href: 'https://example.com', title: 'Why' } } }
 // @ts-expect-error: a deprecation's date is a Date or a text

@@ -47,8 +47,8 @@ export function documentEndpoint (operation: OperationObject, list: VersionList 
     }
   }
   const target = operation as Record<string, unknown>
-  // A status is the route's responses', which the version's schemas show already.
-  for (const [key, value] of Object.entries(docs)) if (key !== 'status') target[key] = Array.isArray(value) ? [...value] : value
+  // A status and a URL are the route's, which the version's schemas and paths show already.
+  for (const [key, value] of Object.entries(docs)) if (key !== 'status' && key !== 'url') target[key] = Array.isArray(value) ? [...value] : value
 }
 
 /** Whether the `versionChanges` option hides the endpoint (`method` upper case, `url` as declared) in a version's document: from the change that says so on. */

@@ -9,10 +9,17 @@ type Existence = { readonly kind: string, readonly at: string }
  * The versions of the list (by index, 0 the newest) in which the endpoint `method url` exists: all of them, but
  * where its endpoint instructions say otherwise. Read from the first version on: an endpoint `added` in a version
  * exists from it on, one `removed` only before it; it may come back. Throws for an instruction that says what is
- * so already (adding an endpoint that exists).
+ * so already (adding an endpoint that exists). An endpoint that older versions served at another URL (`changed: {
+ * url }`) exists at its URL from that change on, and at the older URL only before it.
  */
 export function versionsOfEndpoint (list: VersionList, method: string, url: string): boolean[] {
-  return versionsOf(list, `${method} ${url}`, change => change.endpoints.filter(rule => rule.url === url && rule.methods.includes(method)))
+  // An endpoint older versions served at another URL is there from the change on, and the older URL before it.
+  return versionsOf(list, `${method} ${url}`, change => change.endpoints.flatMap(rule => {
+    if (!rule.methods.includes(method)) return []
+    const moved = rule.docs?.url
+    if (rule.url === url) return moved === undefined ? [rule] : [{ kind: 'added', at: rule.at }]
+    return moved === url ? [{ kind: 'removed', at: rule.at }] : []
+  }))
 }
 
 /** The versions of the list in which the webhook `name` exists, as versionsOfEndpoint reads an endpoint's. */

@@ -5,10 +5,13 @@ import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
 import type { Webhooks } from './webhooks.js'
 import { endpointDeprecation } from './endpoint-deprecation.js'
+import { olderUrlRoutes } from './older-url.js'
 import { append } from '../routing/hook-lists.js'
 
-// Set on a route given the hook of its endpoints' deprecations (see endpointDeprecation).
+// Set on a route given the hook of its endpoints' deprecations (see endpointDeprecation), and on one whose routes
+// of older URLs are made (see olderUrlRoutes).
 const kDeprecates = Symbol('fastify-api-versioning.deprecates')
+const kOlderUrls = Symbol('fastify-api-versioning.olderUrls')
 
 /** What the routes of the `versionChanges` option need of the plugin's options. */
 export interface RouteChangesOptions {
@@ -33,6 +36,13 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
   const changing = changingRoutes()
   return {
     expand (instance, route, allow, answersOwn) {
+      // The routes of the URLs older versions had, made of the route as declared (a route of several methods that
+      // expandRoute declares again for the others carries the mark: they are made once).
+      if (list !== null && !(kOlderUrls in route)) {
+        const older = olderUrlRoutes(route, list)
+        Object.assign(route, { [kOlderUrls]: true })
+        for (const options of older) instance.route(options)
+      }
       // Before the route is expanded, so that every route made of it has the hook, once (what a route of several
       // methods declares again for the others carries it, and its mark).
       if (list !== null && !(kDeprecates in route)) {

@@ -15,9 +15,9 @@ export type SchemaTarget = object | string
 export type FieldOf<S> = S extends { properties: infer P } ? (string extends keyof P ? string : Extract<keyof P, string>) : string
 
 /**
- * What older versions had of an endpoint, where it was otherwise: what their documents show, and the success status
+ * What older versions had of an endpoint, where it was otherwise: what their documents show, the success status
  * they answered (`status`: every success response of this version is that status in older versions, converted by
- * itself and shown in their documents).
+ * itself and shown in their documents), and the URL they served it at (`url`).
  */
 export interface EndpointDocs {
   summary?: string
@@ -25,6 +25,8 @@ export interface EndpointDocs {
   tags?: readonly string[]
   operationId?: string
   status?: number
+  /** The URL older versions served the endpoint at, prefix included (`'/bills/:id'`): its parameters by name, or by position. */
+  url?: string
 }
 
 /**
@@ -322,9 +324,10 @@ function endpoint (given: unknown, i: number): EndpointRule {
 }
 
 function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {
-  if (!isObject(given)) fail(`${at} must be { summary?, description?, tags?, operationId?, status? }: what older versions had otherwise`)
-  knownKeys(given, [...DOC_TEXTS, 'tags', 'status'], at)
-  if (Object.keys(given).length === 0) fail(`${at} must say what older versions had otherwise: summary, description, tags, operationId or status`)
+  if (!isObject(given)) fail(`${at} must be { summary?, description?, tags?, operationId?, status?, url? }: what older versions had otherwise`)
+  knownKeys(given, [...DOC_TEXTS, 'tags', 'status', 'url'], at)
+  if (Object.keys(given).length === 0) fail(`${at} must say what older versions had otherwise: summary, description, tags, operationId, status or url`)
+  if (given.url !== undefined && (typeof given.url !== 'string' || !given.url.startsWith('/'))) fail(`${at}.url must be the URL older versions served the endpoint at, prefix included, such as '/bills/:id' (got ${messageOf(given.url)})`)
   if (given.status !== undefined && !(Number.isInteger(given.status) && (given.status as number) >= 200 && (given.status as number) <= 299)) fail(`${at}.status must be a success status, an integer from 200 to 299 (got ${messageOf(given.status)})`)
   for (const key of DOC_TEXTS) if (given[key] !== undefined && (typeof given[key] !== 'string' || given[key] === '')) fail(`${at}.${key} must be a text (got ${messageOf(given[key])})`)
   if (given.tags !== undefined && (!Array.isArray(given.tags) || !given.tags.every(tag => typeof tag === 'string' && tag !== ''))) fail(`${at}.tags must be an array of texts`)

@@ -1,0 +1,80 @@
+import type { preHandlerHookHandler, RouteOptions } from 'fastify'
+import { coded } from '../errors.js'
+import type { DeclaredRoute } from '../routing/hidden-route.js'
+import { prepend } from '../routing/hook-lists.js'
+import { isObject } from '../util/is-object.js'
+import type { VersionList } from './version-list.js'
+
+// A path parameter of a URL as declared (`:id`, `:id(\\d+)`), its name captured.
+const PARAMETER = /:([A-Za-z0-9_]+)/g
+
+function fail (route: string, version: string, at: string, message: string): never {
+  throw coded(new Error(`fastify-api-versioning: route ${route}: the change of ${version}, ${at}, says older versions served it at ${message}`), 'FST_API_VERSIONING_INVALID_DECLARATION')
+}
+
+/**
+ * The routes that serve a `versionChanges` route's endpoint at the URLs older versions had (`changed: { url }` of
+ * an endpoint instruction naming it, one per method and change): the route's own options at the older URL, with
+ * its path parameters under their older names (by name where the older URL has the route's names, else by
+ * position), which a `preHandler` hook, first, gives the handler under the route's. Each is a `versionChanges`
+ * route of its own, whose versions are those before the change (see versionsOfEndpoint), and which may be older
+ * still at another URL. Throws where the route is declared for a URL whose parameters do not fit, or that is not
+ * under the route's prefix.
+ */
+export function olderUrlRoutes (route: DeclaredRoute, list: VersionList): RouteOptions[] {
+  const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
+  const routes: RouteOptions[] = []
+  for (const { text, changes } of list) {
+    for (const rule of changes.flatMap(change => change.endpoints)) {
+      const older = rule.docs?.url
+      if (older === undefined || rule.url !== route.url) continue
+      for (const method of methods.filter(method => rule.methods.includes(method))) {
+        const label = `${method} ${route.url}`
+        if (!older.startsWith(route.prefix)) fail(label, text, rule.at, `${older}, which is not under the prefix ${route.prefix} of its route; declare that route where its URL is`)
+        const names = parametersOf(route.url)
+        const olderNames = parametersOf(older)
+        if (olderNames.length !== names.length) fail(label, text, rule.at, `${older}, whose parameters (${listed(olderNames)}) are not its own (${listed(names)}); give the older URL as many`)
+        // By name where the older URL has every name, else by position: older name → the route's.
+        const byName = olderNames.every(name => names.includes(name))
+        const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
+        const path = older.slice(route.prefix.length)
+        routes.push({ ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions)
+      }
+    }
+  }
+  return routes
+}
+
+function listed (names: readonly string[]): string {
+  return names.join(', ') || 'none'
+}
+
+function parametersOf (url: string): string[] {
+  return [...url.matchAll(PARAMETER)].map(match => match[1])
+}
+
+// The route's schema with its params' properties under their older names, where it names them.
+function withParams (schema: RouteOptions['schema'], renames: ReadonlyArray<readonly [string, string]>): RouteOptions['schema'] {
+  const params = (schema as { params?: unknown } | undefined)?.params
+  if (!isObject(params) || !isObject(params.properties)) return schema
+  const properties = params.properties
+  // A property the URL does not name keeps its name.
+  const olderOf = (name: string): string => renames.find(([, newer]) => newer === name)?.[0] ?? name
+  return {
+    ...schema,
+    params: {
+      ...params,
+      properties: Object.fromEntries(Object.entries(properties).map(([name, value]) => [olderOf(name), value])),
+      ...Array.isArray(params.required) ? { required: params.required.map(name => olderOf(name as string)) } : {}
+    }
+  }
+}
+
+// The handler gets the route's names, whatever URL the request came by.
+function newestNames (renames: ReadonlyArray<readonly [string, string]>): preHandlerHookHandler {
+  return function apiVersionOlderUrl (request, reply, done) {
+    const params = request.params as Record<string, unknown>
+    request.params = Object.fromEntries(renames.map(([older, newer]) => [newer, params[older]]))
+    done()
+  }
+}

@@ -1,0 +1,83 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type EndpointInstruction } from '../../lib/index.js'
+import apiVersioningOpenApi from '../../lib/openapi/index.js'
+import { versionsOfEndpoint } from '../../lib/version-changes/endpoints.js'
+import { resolveVersionList } from '../../lib/version-changes/version-list.js'
+import { allProblems, documentOf, operations } from './openapi-helpers.js'
+
+// 2.0 moved an order's lines from /bills/:bill/items/:n to /api/orders/:id/lines/:n.
+const moved = (url = '/api/bills/:bill/items/:n'): EndpointInstruction => ({ method: 'GET', url: '/api/orders/:id/lines/:n', changed: { url } })
+
+async function service (instruction = moved()) {
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '3.0' }, { version: '2.0', changes: [versionChange({ description: 'Lines are under orders.', endpoints: [instruction] })] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  const seen: unknown[] = []
+  await app.register(async api => {
+    api.get('/orders/:id/lines/:n', { versionChanges: true, schema: { params: Type.Object({ id: Type.Integer(), n: Type.Integer() }) } }, async request => {
+      seen.push(request.params)
+      return { line: request.params }
+    })
+  }, { prefix: '/api' })
+  await app.ready()
+  const get = async (url: string, version: string) => {
+    const reply = await app.inject(`${url}?api-version=${version}`)
+    return [reply.statusCode, reply.json()] as const
+  }
+  return { app, get, seen }
+}
+
+t.test('an endpoint at another URL in older versions: each version served at its own, the handler given the newest names', async t => {
+  const { app, get, seen } = await service()
+  t.same(await get('/api/orders/7/lines/2', '3.0'), [200, { line: { id: 7, n: 2 } }])
+  t.same(await get('/api/orders/7/lines/2', '2.0'), [200, { line: { id: 7, n: 2 } }])
+  t.same(await get('/api/bills/7/items/2', '1.0'), [200, { line: { id: 7, n: 2 } }], 'the older URL: its parameters by position')
+  t.same(seen.at(-1), { id: 7, n: 2 }, 'the handler gets the newest names')
+  const [status, problem] = await get('/api/bills/7/items/2', '2.0')
+  t.equal(status, 400, 'the older URL with a newer version: an endpoint that version lacks')
+  t.match(problem.type, /#unsupported$/)
+  t.equal((await get('/api/orders/7/lines/2', '1.0'))[0], 400, 'the newer URL with an older version, too')
+  t.equal((await get('/api/bills/x/items/2', '1.0'))[0], 400, "the older URL's parameters validated as the newest's")
+  t.same(Object.keys(operations(documentOf(app, '1.0'))), ['GET /api/bills/{bill}/items/{n}'], "each version's document shows its own URL")
+  t.same(operations(documentOf(app, '1.0'))['GET /api/bills/{bill}/items/{n}'].parameters.map((p: { name: string }) => p.name).filter((name: string) => name !== 'api-version'), ['bill', 'n'])
+  t.same(Object.keys(operations(documentOf(app, '2.0'))), ['GET /api/orders/{id}/lines/{n}'])
+  t.same(await allProblems(app), [])
+})
+
+t.test('parameters matched by name where the older URL has the same names', async t => {
+  const { get } = await service(moved('/api/lines/:n/of/:id'))
+  t.same(await get('/api/lines/2/of/7', '1.0'), [200, { line: { id: 7, n: 2 } }])
+})
+
+t.test('a route of several methods, one of them moved; parameters without a schema, or a schema without required ones', async t => {
+  const app = Fastify()
+  const change = versionChange({ description: 'Things were stuff.', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }, { method: 'GET', url: '/things/:id', changed: { url: '/stuff/:key' } }] })
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.route({ method: ['GET', 'POST'], url: '/things', versionChanges: true, handler: async request => request.method })
+  app.get('/things/:id', { versionChanges: true, schema: { params: { type: 'object', properties: { id: { type: 'integer' }, other: { type: 'string' } } } } }, async request => request.params)
+  await app.ready()
+  const status = async (method: 'GET' | 'POST', url: string) => (await app.inject({ method, url: `${url}?api-version=1.0` })).statusCode
+  t.same([await status('GET', '/stuff'), await status('POST', '/stuff'), await status('POST', '/things'), await status('GET', '/things')], [200, 404, 200, 400], 'only the method moved')
+  t.same((await app.inject('/stuff/7?api-version=1.0')).json(), { id: 7 })
+  const wrong = Fastify()
+  await wrong.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff/:id' } }] })] }, { version: '1.0' }] })
+  t.throws(() => wrong.get('/things', { versionChanges: true }, async () => 'x'), {
+    code: 'FST_API_VERSIONING_INVALID_DECLARATION',
+    message: 'fastify-api-versioning: route GET /things: the change of 2.0, endpoints[0], says older versions served it at /stuff/:id, whose parameters (id) are not its own (none); give the older URL as many'
+  })
+})
+
+t.test('a URL change is checked: a URL, parameters that fit, no route already there', async t => {
+  t.throws(() => versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { url: 'b' } }] }), { message: /endpoints\[0\]\.changed\.url must be the URL older versions served the endpoint at, prefix included, such as '\/bills\/:id'/ })
+  await t.rejects(service(moved('/api/bills/:bill')), { message: /route GET \/api\/orders\/:id\/lines\/:n: the change of 2\.0, endpoints\[0\], says older versions served it at \/api\/bills\/:bill, whose parameters \(bill\) are not its own \(id, n\)/ })
+  await t.rejects(service(moved('/elsewhere/:id/:n')), { message: /the change of 2\.0, endpoints\[0\], says older versions served it at \/elsewhere\/:id\/:n, which is not under the prefix \/api of its route/ })
+  const taken = Fastify()
+  await taken.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
+  taken.get('/stuff', { versionChanges: true }, async () => 'stuff')
+  t.throws(() => taken.get('/things', { versionChanges: true }, async () => 'things'), { message: 'fastify-api-versioning: route GET /stuff declares API version 1.0, which another GET /stuff route already declares' }, 'a route where the older URL is: refused as two routes of one version')
+  const list = resolveVersionList([{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [moved()] })] }, { version: '1.0' }]) as NonNullable<ReturnType<typeof resolveVersionList>>
+  t.same(versionsOfEndpoint(list, 'GET', '/api/orders/:id/lines/:n'), [true, false], 'the newer URL from the change on')
+  t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [false, true], 'the older one before it')
+})
