@@ -8,7 +8,7 @@ import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.j
 import { append, prepend, toArray } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
 import { onlyFor } from './served-only.js'
-import { CHANGES_OPTION, kServesAll, type DocumentedShape, type RouteChanges } from './route-changes.js'
+import { CHANGES_OPTION, kSent, kServesAll, type DocumentedShape, type RouteChanges, type SentBody } from './route-changes.js'
 import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
 import type { HookOptions, RouteHooks } from './route-hooks.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
@@ -186,7 +186,10 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
     const answers = servesAll !== undefined
     const first = table.entry(methods[0], pathKey)
-    const headers = hooks.versionHeaders(first.path, answers ? first.own : null)
+    // A route made by the versionChanges option makes its response its version's in the same hook.
+    const sent = (route as { [kSent]?: SentBody })[kSent]
+    const reported = hooks.versionHeaders(first.path, answers ? first.own : null)
+    const headers = sent === undefined ? reported : hooks.withSent(sent, reported)
     const hiddenOnRequest = hiddenHook === null ? route.onRequest : prepend(hiddenHook, route.onRequest)
     const counting = metrics?.versioned(route.url, declaration, otel) ?? null
     const onRequest = spanFirst(counting, 'onRequest', route.onRequest)

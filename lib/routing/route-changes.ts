@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifySchema } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import type { DeclaredRoute } from './hidden-route.js'
 import type { RouteDeclaration } from './route-table.js'
 
@@ -11,6 +11,16 @@ export const CHANGES_OPTION = 'versionChanges'
  * document shows (its older shapes are documented apart).
  */
 export const kServesAll = Symbol.for('fastify-api-versioning.servesAll')
+
+/**
+ * Set by `expand` on each route it makes that serves older versions: what their responses need once the route's own
+ * onSend hooks have run (see SentBody). The plugin's own onSend hook of the route runs it before its work (see
+ * RouteHooks.withSent): one hook where there would be two, each a step of Fastify's onSend runner.
+ */
+export const kSent = Symbol.for('fastify-api-versioning.sent')
+
+/** A response's payload at the plugin's onSend hook, made its version's: as it is, or a promise of it; throws where it cannot be sent. */
+export type SentBody = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown
 
 /** One shape of a route's older versions, as the documents show it: its schema, and the versions it serves. */
 export interface DocumentedShape {

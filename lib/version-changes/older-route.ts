@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest, onErrorHookHandler, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onErrorHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
+import type { SentBody } from '../routing/route-changes.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
@@ -21,7 +22,8 @@ export interface OlderRouteHooks {
   readonly preHandler: preHandlerHookHandler | null
   readonly preSerialization: preSerializationHookHandler<unknown>
   readonly onError: onErrorHookHandler
-  readonly onSend: onSendHookHandler<unknown>
+  /** What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent). */
+  readonly sent: SentBody
 }
 
 /** How the route takes requests (see expandRoute). */
@@ -102,31 +104,24 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     done()
   }
 
-  const onSend: onSendHookHandler<unknown> = function apiVersionSentChanges (request, reply, payload, done) {
+  // A body that throws here is refused: the plugin's onSend hook, which runs this, answers with the error.
+  const sent: SentBody = function apiVersionSentChanges (request, reply, payload) {
     const outcome = outcomeOf(request)
-    if (outcome.converted || outcome.fallback) return done(null, payload)
+    if (outcome.converted || outcome.fallback) return payload
     const shape = shapeOf(outcome)
-    if (shape === null) return done(null, payload)
+    if (shape === null) return payload
     let need = shape.conversion.needs(reply.statusCode)
     let body = payload
-    let sent: unknown
-    try {
-      const error = outcome.thrown
-      if (error !== null && writtenByFastify(reply, payload)) {
-        // As the newest version's route writes the error (its schema for it, or Fastify's format), then converted and
-        // written as this version's schema writes it, converted or not.
-        const serialize = newest(reply)
-        // Fastify's own format names the status: { statusCode, code, error, message }.
-        if (serialize !== null) body = serialize(Object.create(error, { error: { value: (JSON.parse(payload as string) as { error?: unknown }).error }, message: { value: error.message }, statusCode: { value: reply.statusCode } }))
-        if (need === 'none' && shape.serializerOf(reply) !== null) need = 'body'
-      }
-      if (need === 'none') return done(null, body)
-      sent = convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
-    } catch (error) {
-      return done(error as Error)
+    const error = outcome.thrown
+    if (error !== null && writtenByFastify(reply, payload)) {
+      // As the newest version's route writes the error (its schema for it, or Fastify's format), then converted and
+      // written as this version's schema writes it, converted or not.
+      const serialize = newest(reply)
+      // Fastify's own format names the status: { statusCode, code, error, message }.
+      if (serialize !== null) body = serialize(Object.create(error, { error: { value: (JSON.parse(payload as string) as { error?: unknown }).error }, message: { value: error.message }, statusCode: { value: reply.statusCode } }))
+      if (need === 'none' && shape.serializerOf(reply) !== null) need = 'body'
     }
-    if (isThenable(sent)) Promise.resolve(sent).then(value => done(null, value), done)
-    else done(null, sent)
+    return need === 'none' ? body : convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
   }
 
   return {
@@ -134,7 +129,7 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     preHandler: mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
     preSerialization,
     onError,
-    onSend
+    sent
   }
 }
 

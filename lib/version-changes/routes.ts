@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
-import { CHANGES_OPTION as OPTION, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
+import { CHANGES_OPTION as OPTION, kSent, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
 import { AFTER_ANSWER, onlyFor } from '../routing/served-only.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
@@ -212,7 +212,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
     const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })
-    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...every, ...withHooks(route, hooks) })
+    Object.assign(route, { [kDocumentedShapes]: documentedShapes, [kSent]: hooks.sent, ...every, ...withHooks(route, hooks) })
     return
   }
   const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null })
@@ -224,7 +224,8 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     // the shapes', not its own.
     schema: { hide: true },
     ...olderVersions,
-    ...withHooks(route, hooks)
+    ...withHooks(route, hooks),
+    [kSent]: hooks.sent
   }
   if (newestGroup === null) {
     Object.assign(route, older)
@@ -237,15 +238,15 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 }
 
 // The route's own hooks with those of its older versions: after them, as they were written for the newest version,
-// but the conversion of a request, before its own preHandler hooks.
-function withHooks (route: DeclaredRoute, hooks: OlderRouteHooks): Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError' | 'onSend'> {
+// but the conversion of a request, before its own preHandler hooks. Its onSend work is the plugin's onSend hook's
+// (see kSent), after the route's own onSend hooks.
+function withHooks (route: DeclaredRoute, hooks: OlderRouteHooks): Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'> {
   return {
     preValidation: append(route.preValidation, hooks.preValidation),
     preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
     preSerialization: append(route.preSerialization, hooks.preSerialization),
-    onError: append(route.onError, hooks.onError),
-    onSend: append(route.onSend, hooks.onSend)
-  } as Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError' | 'onSend'>
+    onError: append(route.onError, hooks.onError)
+  } as Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'>
 }
 
 // The route options among DECLARING that a route gives. Apart, so that no closure of expandRoute names the route:

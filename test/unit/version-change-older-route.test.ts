@@ -310,3 +310,11 @@ t.test('an older version\'s request that fails its own schema, where the route a
     t.same(valid.json(), { error: null, query: { 'api-version': '1.0', limit: 5 } }, 'a valid one converted up')
   }
 })
+
+t.test('with no version header of the plugin\'s to send (the version read from the query alone, not reported): an older response converted all the same', async t => {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS, versionReader: { query: 'api-version', header: false }, reportApiVersions: false })
+  server.get('/things', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => await reply.type('application/json').send('{"id":1,"name":"n"}'))
+  const res = await server.inject('/things?api-version=1.0')
+  t.same([res.headers.vary, res.json()], [undefined, { id: 1, title: 'n' }], 'a JSON text, converted in the plugin\'s onSend hook')
+})
