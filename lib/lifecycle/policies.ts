@@ -5,8 +5,6 @@
 import { ApiVersion, DECLARABLE, isDeclarable } from '../api-version.js'
 import { checkKeys, fail, formatDeprecation, formatLink, formatSunset, isRecord, readDate, readDeprecation, readLink, show, type DeprecationPolicyOption, type PolicyLink, type PolicyLinkOption, type Deprecation } from '../util/policy-values.js'
 
-export type { DeprecationPolicyOption, PolicyLink, PolicyLinkOption }
-
 export interface SunsetPolicyOption {
   /** When the version is (or will be) retired: a `Date` or an ISO 8601 string. */
   date?: Date | string

@@ -1,6 +1,7 @@
 import type { ApiVersion } from '../api-version.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
-import type { PolicyLink, VersionPolicy } from '../lifecycle/policies.js'
+import type { VersionPolicy } from '../lifecycle/policies.js'
+import type { PolicyLink } from '../util/policy-values.js'
 import type { OperationObject } from './parameters.js'
 
 type Info = { description?: string, [keyword: string]: unknown }

@@ -8,7 +8,7 @@ import { appWithPackage, root } from './packed.js'
 import { problemsOf } from '../unit/openapi-helpers.js'
 
 // A service written once for 3.0 that declares every kind of change a version change may (fields, enums, endpoint
-// documentation, status, deprecation and hiding, schema names, webhooks, a change of behaviour), run on the packed
+// documentation, status, URL, deprecation and hiding, schema names, webhooks, a change of behaviour), run on the packed
 // package: each version's document is valid, and the client generated from it has that version's types.
 const SERVICE = `import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
@@ -30,7 +30,7 @@ const v3 = versionChange({
 const v2 = versionChange({
   description: 'Orders are orders (they were bills); a new one is 201; paid orders are told.',
   schemas: [{ schema: 'Order', renamedFrom: 'Bill' }],
-  endpoints: [{ method: 'POST', url: '/orders', changed: { status: 200, summary: 'Place a bill' } }],
+  endpoints: [{ method: 'POST', url: '/orders', changed: { status: 200, summary: 'Place a bill' } }, { method: 'GET', url: '/orders/:id', changed: { url: '/bills/:bill' } }],
   webhooks: [{ name: 'order.paid', added: true }]
 })
 const app = Fastify()
@@ -55,7 +55,8 @@ console.log(JSON.stringify({
   documents: app.apiVersionDocuments(),
   changes: app.apiVersionChanges(),
   replies: {
-    get1: await got('GET', '/orders/7?api-version=1.0'),
+    get1: await got('GET', '/bills/7?api-version=1.0'),
+    get1new: await got('GET', '/orders/7?api-version=1.0'),
     post1: await got('POST', '/orders?api-version=1.0', { amount: 3 }),
     post3: await got('POST', '/orders?api-version=3.0', { total: 3 }),
     delete3: await got('DELETE', '/orders/7?api-version=3.0'),
@@ -75,8 +76,9 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B 
 const expect = <T extends true>(): T => true as T
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never
 
-// Each version's order: its field names and its status members.
-expect<Equal<Json<V1.paths['/orders/{id}']['get']['responses'][200]>, { id: number, amount: number, status: 'open' | 'sent' }>>()
+// Each version's order: its field names and its status members, at its URL.
+expect<Equal<Json<V1.paths['/bills/{bill}']['get']['responses'][200]>, { id: number, amount: number, status: 'open' | 'sent' }>>()
+expect<Equal<V1.paths['/bills/{bill}']['get']['parameters']['path'], { bill: number }>>()
 expect<Equal<Json<V3.paths['/orders/{id}']['get']['responses'][200]>, V3.components['schemas']['Order']>>()
 expect<Equal<V3.components['schemas']['Order'], { id: number, total: number, status: 'open' | 'shipped' }>>()
 // A new order: 200 in 1.0, 201 from 2.0 on, its body in each version's names.
@@ -115,9 +117,10 @@ t.test('a service of every kind of change: each version\'s document valid, its g
 
   const { replies } = run
   t.same([replies.get1.status, JSON.parse(replies.get1.body), replies.get1.served], [200, { id: 7, amount: 12.5, status: 'sent' }, '1.0'])
+  t.equal(replies.get1new.status, 400, "1.0's order is at its own URL")
   t.same([replies.post1.status, JSON.parse(replies.post1.body)], [200, { id: 7, amount: 3, status: 'sent' }])
   t.same([replies.post3.status, JSON.parse(replies.post3.body)], [201, { id: 7, total: 3, status: 'shipped' }])
   t.same([replies.delete3.status, replies.delete3.deprecation, replies.delete2.deprecation], [204, `@${Date.UTC(2026, 0, 1) / 1000}`, undefined])
   t.same(run.paid2, { id: 7, amount: 12.5 })
-  t.same(run.changes.map(c => [c.to, c.hidden, c.removed]), [['2.0', [], []], ['3.0', ['GET /exports'], []]])
+  t.same(run.changes.map(c => [c.to, c.hidden, c.removed]), [['2.0', [], ['GET /bills/{bill}']], ['3.0', ['GET /exports'], []]], 'a URL moved: the older one removed for its clients; a hidden endpoint: not')
 })

@@ -33,6 +33,7 @@ t.test('the example service serves what changed from each version to the next, a
       descriptions: ["Customers have a full name (it was 'name') and an email."],
       added: ['POST /orders'],
       removed: [],
+      hidden: [],
       deprecated: [],
       changed: [renamed('[].'), renamed(''), {
         operation: 'GET /orders',

@@ -7,10 +7,10 @@ import { pack, root } from './packed.js'
 // page on the registry) whose every named file is either in the tarball or said to be the repository's.
 const REPOSITORY = 'https://github.com/fastify-api-versioning/fastify-api-versioning'
 // The ceiling the tarball stays under: it was 242 kB packed (960 kB unpacked) with benchmark pages and two
-// unminified builds; what a user reads or runs is ~162 kB packed, ~552 kB unpacked (2026-11-28, with the version
-// changes' single route, the changelog page, schema names and endpoint documentation; local names kept, see
-// scripts/bundle.mjs; the benchmarks' page is the repository's).
-const CEILING = { size: 170_000, unpackedSize: 580_000 }
+// unminified builds; what a user reads or runs is ~171 kB packed, ~581 kB unpacked (2026-11-28, with the version
+// changes' single route, the changelog page, schema names, endpoint changes, enums and webhooks; local names kept,
+// see scripts/bundle.mjs; the benchmarks' page is the repository's).
+const CEILING = { size: 185_000, unpackedSize: 630_000 }
 
 const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
