@@ -14,6 +14,7 @@ import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
 import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
 import { documentWebhooks } from './webhooks.js'
+import { hoistSharedCopies } from './shared-copies.js'
 import type { SharedSchemas } from '../version-changes/shared-ref.js'
 
 export interface SplitContext {
@@ -142,6 +143,7 @@ function versionDocument (
   }
   describePolicy(document.info, policy)
   documentWebhooks(document, version, context.options, context.shared)
+  hoistSharedCopies(document)
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
   renameSchemas(document, schemaNamesAt(context.options.versionList, version))

@@ -5,6 +5,7 @@ import { versionsOfWebhook } from '../version-changes/endpoints.js'
 import { deriveSchema } from '../version-changes/schemas.js'
 import type { SharedSchemas } from '../version-changes/shared-ref.js'
 import { stepsOf } from '../version-changes/version-steps.js'
+import { markSharedCopies } from '../version-changes/shared-copies.js'
 import { SCHEMA_REF } from './component-ref.js'
 
 /**
@@ -33,7 +34,7 @@ export function documentWebhooks (document: OpenApiDocument, version: ApiVersion
     documented[webhook.name] = {
       post: {
         ...webhook.description === null ? {} : { description: webhook.description },
-        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(schema, `#/webhooks/${escapePointer(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(markSharedCopies(schema, shared), `#/webhooks/${escapePointer(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
         responses: { '2XX': { description: 'The receiver took the event.' } }
       }
     }

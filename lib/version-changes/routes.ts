@@ -22,6 +22,7 @@ import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type StatusChange, type VersionStep } from './version-steps.js'
 import { sameShape } from './schema-identity.js'
+import { markSharedCopies } from './shared-copies.js'
 import type { ListedVersion, VersionList } from './version-list.js'
 
 // Route options a versionChanges route takes from its list instead.
@@ -208,7 +209,8 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     if (validator !== undefined) for (let g = 0; g < olderGroups.length; g++) shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
   })
   const converts = olderGroups.some(({ from }) => converting.has(from))
-  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: schemaOf(from), ...versionsAt(list, versions) }))
+  // A shared schema a change changed stays a component of its name in the documents (see markSharedCopies).
+  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: markSharedCopies(schemaOf(from), shared) as FastifySchema | undefined, ...versionsAt(list, versions) }))
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
     const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })

@@ -76,8 +76,10 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B 
 const expect = <T extends true>(): T => true as T
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never
 
-// Each version's order: its field names and its status members, at its URL.
-expect<Equal<Json<V1.paths['/bills/{bill}']['get']['responses'][200]>, { id: number, amount: number, status: 'open' | 'sent' }>>()
+// Each version's order: its field names and its status members, at its URL, its type named as that version names it.
+expect<Equal<Json<V1.paths['/bills/{bill}']['get']['responses'][200]>, V1.components['schemas']['Bill']>>()
+expect<Equal<V1.components['schemas']['Bill'], { id: number, amount: number, status: 'open' | 'sent' }>>()
+expect<Equal<V2.components['schemas']['Order'], { id: number, amount: number, status: 'open' | 'sent' }>>()
 expect<Equal<V1.paths['/bills/{bill}']['get']['parameters']['path'], { bill: number }>>()
 expect<Equal<Json<V3.paths['/orders/{id}']['get']['responses'][200]>, V3.components['schemas']['Order']>>()
 expect<Equal<V3.components['schemas']['Order'], { id: number, total: number, status: 'open' | 'shipped' }>>()
