@@ -1,5 +1,6 @@
-import type { preHandlerHookHandler, RouteOptions } from 'fastify'
+import type { FastifyInstance, preHandlerHookHandler, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
+import { messageOf } from '../util/server-error.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { prepend } from '../routing/hook-lists.js'
 import { isObject } from '../util/is-object.js'
@@ -13,6 +14,25 @@ function fail (route: string, version: string, at: string, message: string): nev
 }
 
 /**
+ * Declares a route of an older URL (see olderUrlRoutes) on `instance`: what refuses it (a route already there for its
+ * versions) names the instruction that made it, with the error's own code.
+ */
+export function declareOlderUrl (instance: FastifyInstance, { options, says }: OlderUrlRoute): void {
+  try {
+    instance.route(options)
+  } catch (error) {
+    const message = messageOf(error).replace(/^fastify-api-versioning: /, '')
+    throw Object.assign(new Error(`fastify-api-versioning: ${says}, where it cannot be declared: ${message}`, { cause: error }), { code: (error as { code?: unknown }).code })
+  }
+}
+
+/** A route of an older URL, and what says so (`route GET /orders: the change of 2.0, endpoints[0], says ...`). */
+export interface OlderUrlRoute {
+  readonly options: RouteOptions
+  readonly says: string
+}
+
+/**
  * The routes that serve a `versionChanges` route's endpoint at the URLs older versions had (`changed: { url }` of
  * an endpoint instruction naming it, one per method and change): the route's own options at the older URL, with
  * its path parameters under their older names (by name where the older URL has the route's names, else by
@@ -21,9 +41,9 @@ function fail (route: string, version: string, at: string, message: string): nev
  * still at another URL. Throws where the route is declared for a URL whose parameters do not fit, or that is not
  * under the route's prefix.
  */
-export function olderUrlRoutes (route: DeclaredRoute, list: VersionList): RouteOptions[] {
+export function olderUrlRoutes (route: DeclaredRoute, list: VersionList): OlderUrlRoute[] {
   const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
-  const routes: RouteOptions[] = []
+  const routes: OlderUrlRoute[] = []
   for (const { text, changes } of list) {
     for (const rule of changes.flatMap(change => change.endpoints)) {
       const older = rule.docs?.url
@@ -38,7 +58,8 @@ export function olderUrlRoutes (route: DeclaredRoute, list: VersionList): RouteO
         const byName = olderNames.every(name => names.includes(name))
         const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
         const path = older.slice(route.prefix.length)
-        routes.push({ ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions)
+        const options = { ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions
+        routes.push({ options, says: `route ${label}: the change of ${text}, ${rule.at}, says older versions served it at ${older}` })
       }
     }
   }

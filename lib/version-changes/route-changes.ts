@@ -5,7 +5,7 @@ import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
 import type { Webhooks } from './webhooks.js'
 import { endpointDeprecation } from './endpoint-deprecation.js'
-import { olderUrlRoutes } from './older-url.js'
+import { declareOlderUrl, olderUrlRoutes } from './older-url.js'
 import { append } from '../routing/hook-lists.js'
 
 // Set on a route given the hook of its endpoints' deprecations (see endpointDeprecation), and on one whose routes
@@ -41,7 +41,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
       if (list !== null && !(kOlderUrls in route)) {
         const older = olderUrlRoutes(route, list)
         Object.assign(route, { [kOlderUrls]: true })
-        for (const options of older) instance.route(options)
+        for (const made of older) declareOlderUrl(instance, made)
       }
       // Before the route is expanded, so that every route made of it has the hook, once (what a route of several
       // methods declares again for the others carries it, and its mark).

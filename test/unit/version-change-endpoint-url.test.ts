@@ -76,7 +76,10 @@ t.test('a URL change is checked: a URL, parameters that fit, no route already th
   const taken = Fastify()
   await taken.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
   taken.get('/stuff', { versionChanges: true }, async () => 'stuff')
-  t.throws(() => taken.get('/things', { versionChanges: true }, async () => 'things'), { message: 'fastify-api-versioning: route GET /stuff declares API version 1.0, which another GET /stuff route already declares' }, 'a route where the older URL is: refused as two routes of one version')
+  t.throws(() => taken.get('/things', { versionChanges: true }, async () => 'things'), {
+    code: 'FST_API_VERSIONING_ROUTE_CONFLICT',
+    message: 'fastify-api-versioning: route GET /things: the change of 2.0, endpoints[0], says older versions served it at /stuff, where it cannot be declared: route GET /stuff declares API version 1.0, which another GET /stuff route already declares'
+  }, 'a route where the older URL is: refused, naming the instruction')
   const list = resolveVersionList([{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [moved()] })] }, { version: '1.0' }]) as NonNullable<ReturnType<typeof resolveVersionList>>
   t.same(versionsOfEndpoint(list, 'GET', '/api/orders/:id/lines/:n'), [true, false], 'the newer URL from the change on')
   t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [false, true], 'the older one before it')
