@@ -84,3 +84,19 @@ t.test('a URL change is checked: a URL, parameters that fit, no route already th
   t.same(versionsOfEndpoint(list, 'GET', '/api/orders/:id/lines/:n'), [true, false], 'the newer URL from the change on')
   t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [false, true], 'the older one before it')
 })
+
+t.test('a chain of moves: each version at the URL it had', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, {
+    versionChanges: [
+      { version: '3.0', changes: [versionChange({ description: 'Orders.', endpoints: [{ method: 'GET', url: '/orders/:id', changed: { url: '/bills/:id' } }] })] },
+      { version: '2.0', changes: [versionChange({ description: 'Bills.', endpoints: [{ method: 'GET', url: '/bills/:id', changed: { url: '/invoices/:n' } }] })] },
+      { version: '1.0' }
+    ]
+  })
+  app.get('/orders/:id', { versionChanges: true }, async request => request.params)
+  await app.ready()
+  const status = async (url: string) => { const reply = await app.inject(url); return reply.statusCode === 200 ? reply.json() : reply.statusCode }
+  t.same(await Promise.all(['/orders/1?api-version=3.0', '/bills/2?api-version=2.0', '/invoices/3?api-version=1.0'].map(status)), [{ id: '1' }, { id: '2' }, { id: '3' }])
+  t.same(await Promise.all(['/orders/1?api-version=2.0', '/bills/2?api-version=1.0', '/bills/2?api-version=3.0', '/invoices/3?api-version=2.0'].map(status)), [400, 400, 400, 400])
+})
