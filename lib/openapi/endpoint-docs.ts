@@ -47,12 +47,22 @@ export function documentEndpoint (operation: OperationObject, list: VersionList 
     }
   }
   const target = operation as Record<string, unknown>
-  // A status and a URL are the route's, which the version's schemas and paths show already.
-  for (const [key, value] of Object.entries(docs)) if (key !== 'status' && key !== 'url') target[key] = Array.isArray(value) ? [...value] : value
+  for (const [key, value] of Object.entries(docs)) target[key] = Array.isArray(value) ? [...value] : value
 }
 
-/** Whether the `versionChanges` option hides the endpoint (`method` upper case, `url` as declared) in a version's document: from the change that says so on. */
+/**
+ * The version from which the `versionChanges` option hides the endpoint (`method` upper case, `url` as declared)
+ * from the documents: the oldest change that says so; null where none does.
+ */
+export function hiddenFrom (list: VersionList | null, method: string, url: string): ApiVersion | null {
+  let from: ApiVersion | null = null
+  // Newest first: the last one found is the oldest.
+  for (const { version, rule } of list === null ? [] : indexOf(list).get(`${method} ${url}`) ?? []) if (rule.kind === 'hidden') from = version
+  return from
+}
+
+/** Whether the endpoint is left out of a version's document (see hiddenFrom). */
 export function isHiddenEndpoint (list: VersionList | null, version: ApiVersion, method: string, url: string): boolean {
-  const instructions = list === null ? undefined : indexOf(list).get(`${method} ${url}`)
-  return instructions?.some(({ version: changed, rule }) => rule.kind === 'hidden' && changed.compareTo(version) <= 0) ?? false
+  const from = hiddenFrom(list, method, url)
+  return from !== null && from.compareTo(version) <= 0
 }

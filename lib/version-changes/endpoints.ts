@@ -16,16 +16,24 @@ export function versionsOfEndpoint (list: VersionList, method: string, url: stri
   // An endpoint older versions served at another URL is there from the change on, and the older URL before it.
   return versionsOf(list, `${method} ${url}`, change => change.endpoints.flatMap(rule => {
     if (!rule.methods.includes(method)) return []
-    const moved = rule.docs?.url
-    if (rule.url === url) return moved === undefined ? [rule] : [{ kind: 'added', at: rule.at }]
-    return moved === url ? [{ kind: 'removed', at: rule.at }] : []
+    if (rule.url === url) return rule.olderUrl === null ? [rule] : [{ kind: 'added', at: rule.at }]
+    return rule.olderUrl === url ? [{ kind: 'removed', at: rule.at }] : []
   }))
 }
 
-/** The versions of the list in which the webhook `name` exists, as versionsOfEndpoint reads an endpoint's. */
-export function versionsOfWebhook (list: VersionList, name: string): boolean[] {
-  return versionsOf(list, `the webhook ${JSON.stringify(name)}`, change => change.webhooks.filter(rule => rule.name === name))
+/**
+ * The versions of the list in which the webhook `name` exists, as versionsOfEndpoint reads an endpoint's: found once
+ * a list and name, as every payload convertToApiVersion converts asks.
+ */
+export function versionsOfWebhook (list: VersionList, name: string): readonly boolean[] {
+  let byName = webhookVersions.get(list)
+  if (byName === undefined) webhookVersions.set(list, byName = new Map())
+  let exists = byName.get(name)
+  if (exists === undefined) byName.set(name, exists = versionsOf(list, `the webhook ${JSON.stringify(name)}`, change => change.webhooks.filter(rule => rule.name === name)))
+  return exists
 }
+
+const webhookVersions = new WeakMap<VersionList, Map<string, readonly boolean[]>>()
 
 function versionsOf (list: VersionList, label: string, rulesOf: (change: ChangeRules) => readonly Existence[]): boolean[] {
   const events: Array<{ index: number, kind: 'added' | 'removed', at: string }> = []

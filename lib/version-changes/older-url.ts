@@ -34,20 +34,19 @@ export interface OlderUrlRoute {
 
 /**
  * The routes that serve a `versionChanges` route's endpoint at the URLs older versions had (`changed: { url }` of
- * an endpoint instruction naming it, one per method and change): the route's own options at the older URL, with
- * its path parameters under their older names (by name where the older URL has the route's names, else by
- * position), which a `preHandler` hook, first, gives the handler under the route's. Each is a `versionChanges`
- * route of its own, whose versions are those before the change (see versionsOfEndpoint), and which may be older
- * still at another URL. Throws where the route is declared for a URL whose parameters do not fit, or that is not
- * under the route's prefix.
+ * an endpoint instruction naming it, one per method of `methods` (upper case) and change): the route's own options
+ * at the older URL, with its path parameters under their older names (by name where the older URL has the route's
+ * names, else by position), which a `preHandler` hook, first, gives the handler under the route's. Each is a
+ * `versionChanges` route of its own, whose versions are those before the change (see versionsOfEndpoint), and which
+ * may be older still at another URL. Throws where the route is declared for a URL whose parameters do not fit, or
+ * that is not under the route's prefix.
  */
-export function olderUrlRoutes (route: DeclaredRoute, list: VersionList): OlderUrlRoute[] {
-  const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
+export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[], list: VersionList): OlderUrlRoute[] {
   const routes: OlderUrlRoute[] = []
   for (const { text, changes } of list) {
     for (const rule of changes.flatMap(change => change.endpoints)) {
-      const older = rule.docs?.url
-      if (older === undefined || rule.url !== route.url) continue
+      const older = rule.olderUrl
+      if (older === null || rule.url !== route.url) continue
       for (const method of methods.filter(method => rule.methods.includes(method))) {
         const label = `${method} ${route.url}`
         if (!older.startsWith(route.prefix)) fail(label, text, rule.at, `${older}, which is not under the prefix ${route.prefix} of its route; declare that route where its URL is`)

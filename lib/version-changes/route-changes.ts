@@ -8,10 +8,10 @@ import { endpointDeprecation } from './endpoint-deprecation.js'
 import { declareOlderUrl, olderUrlRoutes } from './older-url.js'
 import { append } from '../routing/hook-lists.js'
 
-// Set on a route given the hook of its endpoints' deprecations (see endpointDeprecation), and on one whose routes
-// of older URLs are made (see olderUrlRoutes).
-const kDeprecates = Symbol('fastify-api-versioning.deprecates')
-const kOlderUrls = Symbol('fastify-api-versioning.olderUrls')
+// Set on a route as declared once what its endpoint instructions make of it is made: the routes of its older URLs
+// (see olderUrlRoutes) and the hook of its deprecations (see endpointDeprecation). A route of several methods that
+// expandRoute declares again for the others carries it: made once.
+const kEndpointMade = Symbol('fastify-api-versioning.endpointMade')
 
 /** What the routes of the `versionChanges` option need of the plugin's options. */
 export interface RouteChangesOptions {
@@ -36,18 +36,12 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
   const changing = changingRoutes()
   return {
     expand (instance, route, allow, answersOwn) {
-      // The routes of the URLs older versions had, made of the route as declared (a route of several methods that
-      // expandRoute declares again for the others carries the mark: they are made once).
-      if (list !== null && !(kOlderUrls in route)) {
-        const older = olderUrlRoutes(route, list)
-        Object.assign(route, { [kOlderUrls]: true })
-        for (const made of older) declareOlderUrl(instance, made)
-      }
-      // Before the route is expanded, so that every route made of it has the hook, once (what a route of several
-      // methods declares again for the others carries it, and its mark).
-      if (list !== null && !(kDeprecates in route)) {
+      if (list !== null && !(kEndpointMade in route)) {
+        // Of the route as declared; then the hook, before the route is expanded, so that every route made of it has it.
         const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
-        Object.assign(route, { [kDeprecates]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, route.url)) })
+        const older = olderUrlRoutes(route, methods, list)
+        Object.assign(route, { [kEndpointMade]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, route.url)) })
+        for (const made of older) declareOlderUrl(instance, made)
       }
       expandRoute(instance, route, list, changing, { queryNames, allow, answersOwn })
     },

@@ -191,8 +191,12 @@ export interface EndpointRule {
   readonly methods: readonly string[]
   readonly url: string
   readonly kind: 'added' | 'removed' | 'changed' | 'deprecated' | 'hidden'
-  /** What older versions' documents show, for `changed`; null for the other kinds. */
-  readonly docs: Readonly<EndpointDocs> | null
+  /** What older versions' documents show, for `changed` (its texts and tags); null for the other kinds. */
+  readonly docs: Readonly<Omit<EndpointDocs, 'status' | 'url'>> | null
+  /** The success status older versions answered, for `changed` with one; null otherwise. */
+  readonly status: number | null
+  /** The URL older versions served the endpoint at, for `changed` with one; null otherwise. */
+  readonly olderUrl: string | null
   /** When it was deprecated and where clients read about it, for `deprecated` with them; null otherwise. */
   readonly deprecation: Deprecation | null
   /** `endpoints[i]`, as errors name it. */
@@ -292,6 +296,15 @@ function list (value: unknown, name: string): unknown[] {
   return Array.from(value as unknown[])
 }
 
+const ADDED_OR_REMOVED = ['added', 'removed'] as const
+
+// The one kind an instruction says of those it may (`said`, as the error lists them).
+function oneKind<K extends string> (given: Record<string, unknown>, kinds: readonly K[], at: string, said: string): K {
+  const found = kinds.filter(kind => given[kind] !== undefined)
+  if (found.length !== 1) fail(`${at} must say one of ${said} (got ${found.length === 0 ? 'none' : found.join(', ')})`)
+  return found[0]
+}
+
 // A misspelt key (`renamedfrom`) would leave the instruction meaning something else: named, with the keys there are.
 function knownKeys (given: Record<string, unknown>, keys: readonly string[], at: string): void {
   for (const key of Object.keys(given)) if (!keys.includes(key)) fail(`${at} has the unknown key ${JSON.stringify(key)}; its keys are ${keys.join(', ')}`)
@@ -307,17 +320,20 @@ function endpoint (given: unknown, i: number): EndpointRule {
   const methods = typeof given.method === 'string' ? [given.method] : Array.isArray(given.method) ? Array.from(given.method as unknown[]) : []
   if (methods.length === 0 || !methods.every(method => typeof method === 'string' && /^[A-Za-z]+$/.test(method))) fail(`${at}.method must be an HTTP method or an array of them`)
   if (typeof given.url !== 'string' || !given.url.startsWith('/')) fail(`${at}.url must be the route's URL as declared, prefix included, such as '/orders/:id'`)
-  const kinds = ENDPOINT_KINDS.filter(kind => given[kind] !== undefined)
-  if (kinds.length !== 1) fail(`${at} must say one of added: true, removed: true, changed: { ... }, deprecated: true and hidden: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
-  const kind = kinds[0]
+  const kind = oneKind(given, ENDPOINT_KINDS, at, 'added: true, removed: true, changed: { ... }, deprecated: true and hidden: true')
   const dated = kind === 'deprecated' && isObject(given.deprecated)
   if (kind === 'deprecated' && given.deprecated !== true && !dated) fail(`${at}.deprecated must be true or { date?, link? }: when it was deprecated and where clients read about it, as a version's deprecation policy`)
   if (kind !== 'changed' && kind !== 'deprecated' && given[kind] !== true) fail(`${at}.${kind} must be true`)
+  const changed = kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null
+  // What older versions served apart from what their documents say.
+  const { status, url: olderUrl, ...docs } = changed ?? {}
   return Object.freeze({
     methods: Object.freeze((methods as string[]).map(method => method.toUpperCase())),
     url: given.url,
     kind,
-    docs: kind === 'changed' ? endpointDocs(given.changed, `${at}.changed`) : null,
+    docs: changed === null ? null : Object.freeze(docs),
+    status: status ?? null,
+    olderUrl: olderUrl ?? null,
     deprecation: dated ? readDeprecation(given.deprecated, `versionChange: ${at}.deprecated`) : null,
     at
   })
@@ -346,10 +362,9 @@ function fieldRule (given: unknown, i: number): FieldRule {
   knownKeys(given, ['schema', 'field', ...FIELD_KINDS], at)
   const { schema, id } = target(given.schema, at)
   if (typeof given.field !== 'string' || given.field === '') fail(`${at}.field must be the field's name, as this version names it`)
-  const kinds = FIELD_KINDS.filter(kind => given[kind] !== undefined)
-  if (kinds.length !== 1) fail(`${at} must say one of renamedFrom, added, removed and changed (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
+  const kind = oneKind(given, FIELD_KINDS, at, 'renamedFrom, added, removed and changed')
   const base = { schema, id, field: given.field, at }
-  switch (kinds[0]) {
+  switch (kind) {
     case 'renamedFrom':
       if (typeof given.renamedFrom !== 'string' || given.renamedFrom === '') fail(`${at}.renamedFrom must be the name older versions give the field`)
       if (given.renamedFrom === given.field) fail(`${at}.renamedFrom is the field's own name, ${JSON.stringify(given.field)}: nothing was renamed`)
@@ -376,9 +391,7 @@ function enumRule (given: unknown, i: number): EnumRule {
   if (!isObject(given)) fail(`${at} must be { schema, added: [...] } or { schema, removed: [...] }`)
   knownKeys(given, ['schema', 'added', 'removed'], at)
   const { schema, id } = target(given.schema, at)
-  const kinds = (['added', 'removed'] as const).filter(kind => given[kind] !== undefined)
-  if (kinds.length !== 1) fail(`${at} must say one of added and removed (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
-  const kind = kinds[0]
+  const kind = oneKind(given, ADDED_OR_REMOVED, at, 'added and removed')
   const members = given[kind]
   if (!Array.isArray(members) || members.length === 0) fail(`${at}.${kind} must be a non-empty array of members`)
   // What JSON can say: a schema's members are JSON values.
@@ -394,10 +407,9 @@ function webhookRule (given: unknown, i: number): WebhookRule {
   if (!isObject(given)) fail(`${at} must be { name, added: true } or { name, removed: true }`)
   knownKeys(given, ['name', 'added', 'removed'], at)
   if (typeof given.name !== 'string' || given.name === '') fail(`${at}.name must be the webhook's name, as the plugin's webhooks option declares it`)
-  const kinds = (['added', 'removed'] as const).filter(kind => given[kind] !== undefined)
-  if (kinds.length !== 1) fail(`${at} must say one of added: true and removed: true (got ${kinds.length === 0 ? 'none' : kinds.join(', ')})`)
-  if (given[kinds[0]] !== true) fail(`${at}.${kinds[0]} must be true`)
-  return Object.freeze({ name: given.name, kind: kinds[0], at })
+  const kind = oneKind(given, ADDED_OR_REMOVED, at, 'added: true and removed: true')
+  if (given[kind] !== true) fail(`${at}.${kind} must be true`)
+  return Object.freeze({ name: given.name, kind, at })
 }
 
 function schemaName (given: unknown, i: number): SchemaNameRule {

@@ -70,8 +70,8 @@ export interface StatusChange {
 }
 
 function statusChanges (rule: EndpointRule): StatusChange[] {
-  const status = rule.docs?.status
-  return status === undefined ? [] : rule.methods.map(method => ({ route: `${method} ${rule.url}`, status, at: rule.at }))
+  const { status } = rule
+  return status === null ? [] : rule.methods.map(method => ({ route: `${method} ${rule.url}`, status, at: rule.at }))
 }
 
 // A status change as the response migration of its route that answers the older status.

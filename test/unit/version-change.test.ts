@@ -31,10 +31,10 @@ t.test('versionChange() keeps the description and its instructions, checked and 
   const rules = rulesOf(change)
   t.ok(rules !== null && Object.isFrozen(rules) && Object.isFrozen(rules.fields))
   t.same(rules?.endpoints, [
-    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', docs: null, deprecation: null, at: 'endpoints[0]' },
-    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', docs: null, deprecation: null, at: 'endpoints[1]' },
-    { methods: ['GET'], url: '/orders/:id', kind: 'changed', docs: { summary: 'An order', tags: ['orders'] }, deprecation: null, at: 'endpoints[2]' },
-    { methods: ['PUT'], url: '/orders/:id', kind: 'deprecated', docs: null, deprecation: null, at: 'endpoints[3]' }
+    { methods: ['GET', 'HEAD'], url: '/orders/:id/lines', kind: 'added', docs: null, status: null, olderUrl: null, deprecation: null, at: 'endpoints[0]' },
+    { methods: ['DELETE'], url: '/orders/:id', kind: 'removed', docs: null, status: null, olderUrl: null, deprecation: null, at: 'endpoints[1]' },
+    { methods: ['GET'], url: '/orders/:id', kind: 'changed', docs: { summary: 'An order', tags: ['orders'] }, status: null, olderUrl: null, deprecation: null, at: 'endpoints[2]' },
+    { methods: ['PUT'], url: '/orders/:id', kind: 'deprecated', docs: null, status: null, olderUrl: null, deprecation: null, at: 'endpoints[3]' }
   ])
   t.ok(Object.isFrozen(rules?.endpoints[2].docs) && Object.isFrozen(rules?.endpoints[2].docs?.tags))
   t.same(rules?.fields.map(rule => [rule.kind, rule.field, rule.id, rule.renamedFrom, rule.older, rule.required, rule.at]), [
