@@ -1,17 +1,17 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
-import { locatorOf } from './conversion.js'
+import { holds } from './conversion.js'
 import { ruleNeeds } from './migration-needs.js'
 import { holdsNamed } from './late-refs.js'
 import { sameShape } from './schema-identity.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { ChangingRoutes, OtherRoute } from './routes.js'
-import type { EnumRule, FieldRule } from './version-change.js'
+import type { FieldRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
 import type { Webhooks } from './webhooks.js'
 import { versionsOfWebhook } from './endpoints.js'
-import { only, stepsOf } from './version-steps.js'
+import { stepsOf } from './version-steps.js'
 
 /**
  * Once every route is declared: each instruction that names a route or an endpoint names one that a
@@ -98,10 +98,6 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   // Instructions that contradict each other throw: a webhook added where it exists already, or removed where not.
   for (const name of webhooks.keys()) versionsOfWebhook(list, name)
   checkOtherRoutes(list, declared.others)
-}
-
-function holds (schema: unknown, rule: FieldRule | EnumRule, shared: SharedSchemas): boolean {
-  return locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
 }
 
 /**

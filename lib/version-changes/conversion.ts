@@ -126,6 +126,11 @@ export function inRequests (schemas: VersionSchemas, rules: Rules, shared: Share
   return REQUEST_PARTS.some(part => locatorOf(schemas[part], rules, shared) !== null)
 }
 
+/** Whether a schema (an object, or the `$id` of a shared schema) is or holds the one a rule names (see locatorOf). */
+export function holds (schema: unknown, rule: { schema: unknown, id: string | null }, shared: SharedSchemas): boolean {
+  return locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
+}
+
 /** Whether the rules' schemas are in a version's responses of a route (see locatorOf). */
 export function inResponses (schemas: VersionSchemas, rules: Rules, shared: SharedSchemas): boolean {
   return [...schemas.response?.values() ?? []].some(schema => locatorOf(schema, rules, shared) !== null)

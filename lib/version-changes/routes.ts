@@ -7,7 +7,7 @@ import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
-import { conversionFrom, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
+import { conversionFrom, holds, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
 import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
@@ -367,8 +367,7 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
       declared.held.add(rule)
       const need = ruleNeeds(rule)
       if (need === null) continue
-      const covers = (schema: unknown): boolean => locatorOf(typeof schema === 'string' ? shared(schema) : schema, only(rule), shared) !== null
-      const missing = missingMigrations(need, holding, steps.at(k), covers)
+      const missing = missingMigrations(need, holding, steps.at(k), schema => holds(schema, rule, shared))
       if (missing.length > 0) fail(label, `the change of ${step.version}, ${rule.at}: ${missing[0]}; add it to that change`)
     }
   }
@@ -485,9 +484,8 @@ function fastifySchema (schema: FastifySchema, parts: VersionSchemas): FastifySc
 
 // Where a version's schemas of a route hold the schema a rule names; null for nowhere.
 function holdingOf (schemas: VersionSchemas, rule: FieldRule | EnumRule, shared: SharedSchemas): Holding | null {
-  const holds = (schema: unknown): boolean => locatorOf(schema, only(rule), shared) !== null
-  const parts = REQUEST_PARTS.filter(part => holds(schemas[part]))
-  const statuses = [...schemas.response ?? []].filter(([, schema]) => holds(schema)).map(([status]) => status)
+  const parts = REQUEST_PARTS.filter(part => holds(schemas[part], rule, shared))
+  const statuses = [...schemas.response ?? []].filter(([, schema]) => holds(schema, rule, shared)).map(([status]) => status)
   return parts.length + statuses.length === 0 ? null : { parts, statuses }
 }
 

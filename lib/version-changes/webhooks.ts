@@ -28,13 +28,13 @@ function fail (message: string): never {
 export function resolveWebhooks (value: unknown): Webhooks {
   const webhooks = new Map<string, Webhook>()
   if (value === undefined) return webhooks
-  if (!isObject(value) || Array.isArray(value)) fail(` must be an object of { [name]: { schema, description? } } (got ${messageOf(value)})`)
+  if (!isObject(value)) fail(` must be an object of { [name]: { schema, description? } } (got ${messageOf(value)})`)
   for (const [name, given] of Object.entries(value)) {
     const at = `[${JSON.stringify(name)}]`
     if (name === '') fail(' has a webhook without a name: name each event')
     if (!isObject(given)) fail(`${at} must be { schema, description? }`)
     for (const key of Object.keys(given)) if (key !== 'schema' && key !== 'description') fail(`${at} has an unknown option ${JSON.stringify(key)}; a webhook has schema and description`)
-    if (!isObject(given.schema) || Array.isArray(given.schema)) fail(`${at}.schema must be the payload's schema object (got ${messageOf(given.schema)})`)
+    if (!isObject(given.schema)) fail(`${at}.schema must be the payload's schema object (got ${messageOf(given.schema)})`)
     if (given.description !== undefined && typeof given.description !== 'string') fail(`${at}.description must be a text`)
     webhooks.set(name, Object.freeze({ name, schema: given.schema, description: given.description ?? null }))
   }
