@@ -5,11 +5,14 @@ import { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 import { buildApp } from './instructions-apps.mjs'
 
-const [kind, url, headersJson, n] = process.argv.slice(2)
+const [kind, target, headersJson, n] = process.argv.slice(2)
+// `POST /path` sends INSTRUCTIONS_BODY (JSON text) as the body; a bare URL is a GET.
+const [method, url] = target.includes(' ') ? target.split(' ') : ['GET', target]
+const body = method === 'GET' ? null : Buffer.from(process.env.INSTRUCTIONS_BODY ?? '{}')
 const app = await buildApp(kind)
 await app.ready()
 
-const lines = Object.entries({ host: '127.0.0.1', 'user-agent': 'bench', accept: '*/*', ...JSON.parse(headersJson) }).flat()
+const lines = Object.entries({ host: '127.0.0.1', 'user-agent': 'bench', accept: '*/*', ...(body === null ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) }), ...JSON.parse(headersJson) }).flat()
 const socket = new Socket()
 let status = 0
 class Response extends ServerResponse {
@@ -21,8 +24,12 @@ class Response extends ServerResponse {
 }
 function request () {
   const req = new IncomingMessage(socket)
-  Object.assign(req, { method: 'GET', url, httpVersion: '1.1', httpVersionMajor: 1, httpVersionMinor: 1 })
+  Object.assign(req, { method, url, httpVersion: '1.1', httpVersionMajor: 1, httpVersionMinor: 1 })
   req._addHeaderLines(lines, lines.length)
+  if (body !== null) {
+    req.push(body)
+    req.push(null)
+  }
   const res = new Response(req)
   return new Promise(resolve => {
     res.done = resolve

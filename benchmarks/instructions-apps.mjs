@@ -64,6 +64,11 @@ function dispatching (handlers) {
 
 /** The app `kind`, not yet ready. */
 export async function buildApp (kind) {
+  // `scale-<kind>`: an app of servers/scale-changes-apps.mjs (the rows of #38), at one path and 11 versions.
+  if (kind.startsWith('scale-')) {
+    const { buildApp: buildScaleApp } = await import('./servers/scale-changes-apps.mjs')
+    return buildScaleApp(kind.slice('scale-'.length), { paths: 1, versions: 11, lines: true })
+  }
   if (!KINDS.includes(kind)) throw new Error(`no app ${JSON.stringify(kind)}: ${KINDS.join(', ')}`)
   const app = Fastify()
   if (kind === 'plain') {

@@ -95,10 +95,13 @@ export async function driveOverHttp (toolOptions, kind, url, headers, expected, 
   const [line] = await once(child.stdout.setEncoding('utf8'), 'data')
   const port = Number(line.trim())
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const given = JSON.parse(headers)
+  // `POST /path` sends INSTRUCTIONS_BODY, as instructions-app.mjs does.
+  const [method, path] = url.includes(' ') ? url.split(' ') : ['GET', url]
+  const body = method === 'GET' ? null : process.env.INSTRUCTIONS_BODY ?? '{}'
+  const given = { ...JSON.parse(headers), ...(body === null ? {} : { 'content-type': 'application/json' }) }
   try {
     for (let i = 0; i < n; i++) {
-      const status = await get(port, url, given, agent)
+      const status = await get(port, path, given, agent, method, body)
       if (status !== expected) throw new Error(`${kind} ${url}: answered ${status}, not ${expected}`)
     }
     await get(port, '/__exit', {}, agent)
@@ -115,12 +118,12 @@ async function countOverHttp (kind, url, headers, expected, n) {
   return refs(await driveOverHttp(CACHEGRIND, kind, url, headers, expected, n))
 }
 
-function get (port, path, headers, agent) {
+function get (port, path, headers, agent, method = 'GET', body = null) {
   return new Promise((resolve, reject) => {
-    request({ host: '127.0.0.1', port, path, headers, agent }, res => {
+    request({ host: '127.0.0.1', port, path, headers, agent, method }, res => {
       res.resume()
       res.on('end', () => resolve(res.statusCode))
-    }).on('error', reject).end()
+    }).on('error', reject).end(body ?? undefined)
   })
 }
 
