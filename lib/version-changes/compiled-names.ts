@@ -137,16 +137,25 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
       if (!fields.has('toJSON')) entries.push('toJSON: v.toJSON === undefined || !enumerable.call(v, "toJSON") ? undefined : v.toJSON')
       return `${head}return { ${entries.join(', ')} } }`
     }
+    // An object of the names read by name alone (nearly every one: a client sends what its version names) is made in
+    // one literal where each name has a value: a for-in that only compares keys costs a fraction of one that copies.
+    const read = order.filter(key => !looped.includes(key))
     const cases = [
-      ...order.filter(key => !looped.includes(key)).map(key => `case ${JSON.stringify(key)}: continue`),
+      ...read.map(key => `case ${JSON.stringify(key)}: continue`),
       ...looped.map(key => {
         const name = now.get(key) as string | null
         return `case ${JSON.stringify(key)}: ${name === null ? '' : `put(o, ${JSON.stringify(name)}, v[k]); `}continue`
       })
     ]
-    const lines = [`for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }`]
-    for (const [name, values] of fields) for (const value of values) lines.push(`x = ${value}; if (x !== undefined) ${set(name, 'x')}`)
-    return `${head}const o = {}; ${lines.join('; ')}; return o }`
+    const named = [...fields]
+    const values = named.map(([, given], i) => `a${i} = ${given.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`)
+    const defined = named.map((_, i) => ` && a${i} !== undefined`).join('')
+    const literal = named.map(([name], i) => `${literalKey(name)}: a${i}`).join(', ')
+    const sets = named.map(([name], i) => `if (a${i} !== undefined) ${set(name, `a${i}`)}`).join('; ')
+    const known = read.length === 0 ? '' : `switch (k) { ${read.map(key => `case ${JSON.stringify(key)}:`).join(' ')} continue } `
+    return `${head}let others = false; for (const k in v) { ${known}others = true; break } ` +
+      `${values.length === 0 ? '' : `const ${values.join(', ')}; `}if (!others${defined}) return { ${literal} }; ` +
+      `const o = {}; if (others) for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }; ${sets}; return o }`
   }
 
   function arrayFunction (node: Schema, root: Schema): string | null {
