@@ -6,6 +6,7 @@ import type { SentBody } from '../routing/route-changes.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
+import { trustBody } from './trusted-body.js'
 import type { Serialize, VersionSerializers } from './version-serialization.js'
 import type { VersionValidation } from './version-validation.js'
 
@@ -20,10 +21,10 @@ export interface OlderShape {
 export interface OlderRouteHooks {
   readonly preValidation: preValidationHookHandler | null
   readonly preHandler: preHandlerHookHandler | null
-  readonly preSerialization: preSerializationHookHandler<unknown>
-  readonly onError: onErrorHookHandler
-  /** What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent). */
-  readonly sent: SentBody
+  readonly preSerialization: preSerializationHookHandler<unknown> | null
+  readonly onError: onErrorHookHandler | null
+  /** What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent); null for nothing. */
+  readonly sent: SentBody | null
 }
 
 /** How the route takes requests (see expandRoute). */
@@ -41,6 +42,12 @@ export interface OlderRouteMode {
    * Null: it serves older versions only, and Fastify validates none of its requests.
    */
   readonly newest: 'same' | 'differ' | null
+  /**
+   * Whether its older versions' responses are converted or written otherwise than the newest's. False only where it
+   * serves the newest too and every older version responds with the newest's very schemas, unconverted: Fastify's
+   * serialization is then theirs, and no response hook is needed.
+   */
+  readonly responds: boolean
 }
 
 /**
@@ -67,17 +74,21 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     if (shape === null) return done()
     const validate = shape.validation
     const result = validate === null ? false : validate(request)
-    if (result === false) return up(shape, request, done)
+    if (result === false) return up(shape, request, done, trust)
     if (!isThenable(result)) return invalid(attachValidation, outcome, request, reply, result, done)
-    Promise.resolve(result).then(error => error === false ? up(shape, request, done) : invalid(attachValidation, outcome, request, reply, error, done), done)
+    Promise.resolve(result).then(error => error === false ? up(shape, request, done, trust) : invalid(attachValidation, outcome, request, reply, error, done), done)
   }
+
+  // Where Fastify validates the newest's schemas after it: a body it validated and converted to one that validation
+  // leaves as it is passes that validation (see trusted-body.ts), which knows the hook by its name.
+  const trust = mode.newest === 'differ' ? preValidation.name : null
 
   // Where Fastify validates the newest schema only, the older versions' requests are converted after it.
   const preHandler: preHandlerHookHandler = function apiVersionRequestChanges (request, reply, done) {
     const shape = shapeOf(outcomeOf(request))
     // A request that failed validation (the route attaches the error) goes to the handler as the client sent it.
     if (shape === null || request.validationError !== undefined) return done()
-    up(shape, request, done)
+    up(shape, request, done, null)
   }
 
   // Where the route attaches validation errors and Fastify validates an older version's request as the newest's
@@ -124,12 +135,13 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     return need === 'none' ? body : convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
   }
 
+  const responds = mode.responds
   return {
     preValidation: mode.newest === 'same' ? null : preValidation,
     preHandler: mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
-    preSerialization,
-    onError,
-    sent
+    preSerialization: responds ? preSerialization : null,
+    onError: responds ? onError : null,
+    sent: responds ? sent : null
   }
 }
 
@@ -138,12 +150,19 @@ function outcomeOf (request: FastifyRequest): VersionOutcome {
   return (request.raw as RawRequest)[kOutcome] as VersionOutcome
 }
 
-// The request converted up, if its version's are.
-function up (shape: OlderShape, request: FastifyRequest, done: (error?: Error) => void): void {
-  const convert = shape.conversion.up
+// The request converted up, if its version's are; its body trusted where Fastify's validation as the newest's
+// follows (`trust`: the name of the hook that converts it) and would leave it as it is.
+function up (shape: OlderShape, request: FastifyRequest, done: (error?: Error) => void, trust: string | null): void {
+  const { up: convert, bodyAsNewest } = shape.conversion
   const result = convert === null ? undefined : convert(request)
-  if (isThenable(result)) Promise.resolve(result).then(() => done(), done)
-  else done()
+  const trusted = bodyAsNewest ? trust : null
+  if (isThenable(result)) Promise.resolve(result).then(() => converted(request, done, trusted), done)
+  else converted(request, done, trusted)
+}
+
+function converted (request: FastifyRequest, done: (error?: Error) => void, trust: string | null): void {
+  if (trust !== null) trustBody(request, trust)
+  done()
 }
 
 // As Fastify: answered by the error handler, or given to the handler to answer, the request as the client sent it

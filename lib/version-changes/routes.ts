@@ -143,10 +143,10 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const known = planKey(declaredSchema, exists, shared, list, keys)
   let checked = known === null ? undefined : declared.plans.get(known)
   if (checked === undefined) {
-    checked = checkedGroups(planOf(), list, exists, shared, label, declared)
+    checked = checkedGroups(planOf(), list, exists, shared, label, keys, declared)
     if (known !== null) declared.plans.set(known, checked)
   }
-  const { converting, differ } = checked
+  const { converting, differ, respondsAlike } = checked
   collectSchemas(declaredSchema, declared.schemas)
   checked.shared ??= sharedGroups(checked.groups, list, declared.groupMaps)
   const { newestGroup, groups: olderGroups, groupOf, every, newestVersions, olderVersions } = checked.shared
@@ -213,11 +213,11 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: markSharedCopies(schemaOf(from), shared) as FastifySchema | undefined, ...versionsAt(list, versions) }))
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
-    const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same' })
-    Object.assign(route, { [kDocumentedShapes]: documentedShapes, [kSent]: hooks.sent, ...every, ...withHooks(route, hooks) })
+    const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', responds: !respondsAlike })
+    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...every, ...withHooks(route, hooks) })
     return
   }
-  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null })
+  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null, responds: true })
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {
     ...options,
@@ -262,6 +262,7 @@ interface CheckedGroups {
   readonly groups: Array<{ from: number, versions: number[] }>
   readonly converting: Set<number>
   readonly differ: boolean
+  readonly respondsAlike: boolean
   shared?: SharedGroups
 }
 
@@ -354,13 +355,21 @@ interface RoutePlan {
  * those of them whose requests are converted up, and whether some older one's requests have other schemas than the
  * newest's.
  */
-function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: readonly boolean[], shared: SharedSchemas, label: string, declared: ChangingRoutes): CheckedGroups {
+function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: readonly boolean[], shared: SharedSchemas, label: string, keys: readonly string[], declared: ChangingRoutes): CheckedGroups {
   const listed = stepsOf(list)
+  // Whether some step's migrations convert the route's responses (by the route, or by a schema they hold).
+  let migratesResponses = false
   for (let k = 0; k < data.length - 1; k++) {
     const step = listed[k]
     const newer = data[k]
     for (const rule of step.requests) if (rule.route === null && inRequests(newer, only(rule), shared)) declared.migrating.add(rule)
-    for (const rule of step.responses) if (rule.route === null && inResponses(newer, only(rule), shared)) declared.migrating.add(rule)
+    for (const rule of step.responses) {
+      if (rule.route !== null) migratesResponses ||= keys.includes(rule.route)
+      else if (inResponses(newer, only(rule), shared)) {
+        declared.migrating.add(rule)
+        migratesResponses = true
+      }
+    }
     for (const rule of [...step.rules, ...step.enums]) {
       const holding = holdingOf(newer, rule, shared)
       if (holding === null) continue
@@ -382,7 +391,10 @@ function checkedGroups ({ data, steps }: RoutePlan, list: VersionList, exists: r
   }
   // Whether some older group's requests have other schemas than the newest's.
   const differ = groups.some(({ from }) => from > 0 && PARTS.some(part => data[from][part] !== data[0][part]))
-  return { groups, converting, differ }
+  // Whether every older group's responses are the newest's: the very schemas (a version whose changes touch none
+  // has them), no migration converting them.
+  const respondsAlike = !migratesResponses && groups.every(({ from }) => data[from].response === data[0].response)
+  return { groups, converting, differ, respondsAlike }
 }
 
 /**
