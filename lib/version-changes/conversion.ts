@@ -65,6 +65,13 @@ export interface Conversion {
   readonly down: Down | null
   /** What a status needs of a body that reaches the onSend hook unconverted (an error's, a text, a stream). */
   readonly needs: (status: number) => Need
+  /**
+   * Whether a request of the version that its own schemas validated has, converted up, a body that the newest
+   * version's validation leaves as it is and lets pass: only renamed and dropped fields of what was validated (the
+   * schemas of each field alike), or checked against the newest's schemas (see recheck.ts). Not where a field of
+   * the body was added, which the newest's validation may give its default.
+   */
+  readonly bodyAsNewest: boolean
 }
 
 /** What a conversion needs of its route beyond its steps. */
@@ -163,8 +170,15 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
     // A field an older version has that this one removed (no migration need give it, where optional) is the
     // handler's to send: only a pass that keeps what the value has beside its schema's names gives it.
     down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true && !removesFrom(steps, from)),
-    needs: needsOf(responses)
+    needs: needsOf(responses),
+    bodyAsNewest: up.every(k => (steps.at(k).request as RequestStep).unsure.length === 0) ? !up.some(k => addsToBody(steps, k)) : true
   }
+}
+
+// Whether step k added a field to a schema the body holds in the newer version.
+function addsToBody (plan: StepPlan, k: number): boolean {
+  const added = stepsOf(plan.list)[k].automatic.filter(rule => rule.kind === 'added')
+  return added.length > 0 && locatorOf(contentUnion(plan.schemas[k].body), added, plan.shared) !== null
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
+import { routeContextOf } from '../util/route-context.js'
 import { isThenable } from '../util/is-thenable.js'
 
 type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
@@ -112,11 +113,10 @@ function wrap (result: unknown, dataVar: string, request: FastifyRequest): Error
 }
 
 // The route's schemaErrorFormatter, as Fastify keeps it on the route's context (the route's own, the server's, or
-// Fastify's): found by its description, as the symbol is Fastify's own (one a copy of Fastify), when an error needs it.
+// Fastify's), when an error needs it.
 function formatterOf (request: FastifyRequest): Formatter {
-  const symbol = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context')
-  const context = symbol === undefined ? undefined : (request as unknown as Record<symbol, { schemaErrorFormatter?: unknown }>)[symbol]
-  return typeof context?.schemaErrorFormatter === 'function' ? context.schemaErrorFormatter as Formatter : defaultFormatter
+  const formatter = routeContextOf(request)?.schemaErrorFormatter
+  return typeof formatter === 'function' ? formatter as Formatter : defaultFormatter
 }
 
 function defaultFormatter (errors: unknown, dataVar: string): Error {

@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify'
+import { routeContextOf } from '../util/route-context.js'
+
+type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
+
+// Set on a route's context once asked: whether its body validators let a trusted body pass.
+const kTrusting = Symbol('fastify-api-versioning.trusting')
+
+// The body the request now being validated was converted to: set by the route's last preValidation hook, from which
+// Fastify's validation follows in the same synchronous run, and taken by the first validator that sees it.
+let trusted: object | null = null
+
+/**
+ * Lets Fastify's validation of the request's body, as the newest version's (the route's own schema), pass the body
+ * as it is: an older version's, which the plugin validated with that version's schemas and converted up to a body
+ * the newest's validation would leave as it is (see Conversion.bodyAsNewest). Validating it again cost as much as
+ * the first validation. Called by the route's last preValidation hook, right before it is done. The validators are
+ * Fastify's own, kept on the route's context under a symbol of Fastify's, found by its description: where they
+ * are not found (another Fastify), the body is validated again, as before. Only an object body is trusted, by
+ * identity, so that no other request's body can pass for it.
+ */
+export function trustBody (request: FastifyRequest, hook: string): void {
+  const body = request.body
+  if (typeof body !== 'object' || body === null) return
+  const context = routeContextOf(request)
+  if (context === undefined) return
+  context[kTrusting] ??= trusting(context, hook)
+  if (context[kTrusting] === true) trusted = body
+}
+
+// Makes the route's body validators let a trusted body pass, where the plugin's hook (named `hook`) is the route's
+// last preValidation hook: a hook after it might change the body, or let another request run before the validation.
+function trusting (context: Record<string | symbol, unknown>, hook: string): boolean {
+  const hooks = context.preValidation
+  // Fastify binds a route's hooks: `bound <name>`.
+  if (!Array.isArray(hooks) || (hooks.at(-1) as { name?: unknown }).name !== `bound ${hook}`) return false
+  const key = Object.getOwnPropertySymbols(context).find(own => own.description === 'body-schema')
+  const given = key === undefined ? undefined : context[key]
+  if (typeof given === 'function') context[key as symbol] = passing(given as Validate)
+  // A body schema by media type (`content`): a validator for each.
+  else if (typeof given === 'object' && given !== null) context[key as symbol] = Object.fromEntries(Object.entries(given).map(([type, validate]) => [type, passing(validate as Validate)]))
+  else return false
+  return true
+}
+
+// A validator that lets the trusted body pass, and is the given one otherwise: its errors and Ajv's schemaEnv (by
+// which Fastify tells Ajv the parent of a root value, for coercion) read through.
+function passing (validate: Validate): Validate {
+  const wrapped = function validateUnlessTrusted (data: unknown, context?: object): unknown {
+    // Fastify gives null for no body, which is never trusted.
+    if (data === trusted && data !== null) {
+      trusted = null
+      return true
+    }
+    return context === undefined ? validate(data) : validate(data, context)
+  }
+  return Object.defineProperties(wrapped, {
+    errors: { get: () => validate.errors },
+    schemaEnv: { get: () => validate.schemaEnv }
+  }) as Validate
+}
