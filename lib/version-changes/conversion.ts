@@ -190,7 +190,9 @@ interface NamesRun {
   readonly start: number
   readonly steps: NamesStep[]
   readonly interpreted: Array<(box: { value: unknown }, key: string) => void>
-  readonly compiled: Map<string, ((value: unknown) => unknown) | null>
+  readonly compiled: Map<string, (value: unknown) => unknown>
+  /** A request's parts the run converts, each with its pass; made at the first request. */
+  parts?: ReadonlyArray<readonly [RequestPart, (value: unknown) => unknown]>
   /** What the run gives is only written with its version's schema (see compileNames). */
   written: boolean
   // The status of the last response through the run, and its key: a route answers one status again and again, and
@@ -203,17 +205,21 @@ function namesRun (start: number): NamesRun {
   return { start, steps: [], interpreted: [], compiled: new Map(), written: false, status: -1, statusKey: undefined }
 }
 
-// The value through a run: its compiled pass for the part or status key, else each step's walk.
+// The value through a run: its pass for the part or status key (see passOf), made at its first use.
 function throughRun (run: NamesRun, key: string, schema: unknown, value: unknown, plan: StepPlan): unknown {
   let pass = run.compiled.get(key)
-  if (pass === undefined) {
-    pass = compileNames(contentUnion(schema), run.steps, plan.shared, run.written)
-    run.compiled.set(key, pass)
-  }
-  if (pass !== null) return pass(value)
-  const box = { value }
-  for (const step of run.interpreted) step(box, key)
-  return box.value
+  if (pass === undefined) run.compiled.set(key, pass = passOf(run, key, schema, plan))
+  return pass(value)
+}
+
+// A run's pass over a value of `schema` (a part, or a status's response): compiled, else each step's walk.
+function passOf (run: NamesRun, key: string, schema: unknown, plan: StepPlan): (value: unknown) => unknown {
+  const compiled = compileNames(contentUnion(schema), run.steps, plan.shared, run.written)
+  return compiled ?? (value => {
+    const box = { value }
+    for (const step of run.interpreted) step(box, key)
+    return box.value
+  })
 }
 
 function upward (plan: StepPlan, ks: readonly number[], client: string, context: ConversionContext): (request: FastifyRequest) => void | Promise<void> {
@@ -241,11 +247,13 @@ function upward (plan: StepPlan, ks: readonly number[], client: string, context:
     drops.interpreted.push((box, part) => walk(step.drops, part, box, removedName))
   }
   const rename = (run: NamesRun, request: FastifyRequest): void => {
-    for (const part of REQUEST_PARTS) {
-      const schema = plan.schemas[run.start][part]
-      if (schema === undefined) continue
-      const value = requestValue(request, part).value
-      const converted = throughRun(run, part, schema, value, plan)
+    // The passes of the parts the run's version has schemas of, made at its first request.
+    const schemas = plan.schemas[run.start]
+    run.parts ??= REQUEST_PARTS.filter(part => schemas[part] !== undefined).map(part => [part, passOf(run, part, schemas[part], plan)] as const)
+    for (let i = 0; i < run.parts.length; i++) {
+      const [part, pass] = run.parts[i]
+      const value = requestValue(request, part)
+      const converted = pass(value)
       if (converted !== value) storeRequestValue(request, part, converted)
     }
   }
@@ -421,8 +429,8 @@ export function contentUnion (schema: unknown): unknown {
 }
 
 // Fastify's request keeps the query string as `query`; the schema calls it `querystring`.
-function requestValue (request: FastifyRequest, part: RequestPart): { value: unknown } {
-  return { value: part === 'querystring' ? request.query : part === 'body' ? request.body : request.headers }
+function requestValue (request: FastifyRequest, part: RequestPart): unknown {
+  return part === 'body' ? request.body : part === 'querystring' ? request.query : request.headers
 }
 
 function storeRequestValue (request: FastifyRequest, part: RequestPart, value: unknown): void {
@@ -453,7 +461,7 @@ async function migrateRequest (step: RequestStep, request: FastifyRequest): Prom
       continue
     }
     for (const [part, locate] of locates) {
-      const box = requestValue(request, part as RequestPart)
+      const box = { value: requestValue(request, part as RequestPart) }
       for (const site of locate(box, 'none').reverse()) {
         const given: RequestToMigrate = { body: site.value, query: request.query as Record<string, unknown>, headers: request.headers }
         const body = bodyAfter(await settled(rule.migrate(given)), given, site.value, where, 'request')

@@ -43,8 +43,8 @@ function trusting (context: Record<string | symbol, unknown>, hook: string): boo
   return true
 }
 
-// A validator that lets the trusted body pass, and is the given one otherwise: its errors and Ajv's schemaEnv (by
-// which Fastify tells Ajv the parent of a root value, for coercion) read through.
+// A validator that lets the trusted body pass, and is the given one otherwise: its errors read through, and Ajv's
+// schemaEnv (by which Fastify tells Ajv the parent of a root value, for coercion), which Ajv sets once, copied.
 function passing (validate: Validate): Validate {
   const wrapped = function validateUnlessTrusted (data: unknown, context?: object): unknown {
     // Fastify gives null for no body, which is never trusted.
@@ -56,6 +56,6 @@ function passing (validate: Validate): Validate {
   }
   return Object.defineProperties(wrapped, {
     errors: { get: () => validate.errors },
-    schemaEnv: { get: () => validate.schemaEnv }
+    schemaEnv: { value: validate.schemaEnv }
   }) as Validate
 }

@@ -64,6 +64,7 @@ export function versionValidation (schema: Record<string, unknown> | undefined):
       if (validate === undefined) continue
       // As Fastify: what is no error (no errors given with a false, too) lets the part pass.
       const result = run(validate, request, key)
+      if (result === false) continue
       if (isThenable(result)) {
         return Promise.resolve(result).then(errors => errors ? wrap(errors, dataVar, request) : validateFrom(request, validators, i + 1))
       }
@@ -76,7 +77,8 @@ export function versionValidation (schema: Record<string, unknown> | undefined):
 // As Fastify's validateParam: false where the part fits, else its errors (or the error thrown, as a 500).
 function run (validate: Validate, request: FastifyRequest, key: 'params' | 'body' | 'query' | 'headers'): unknown {
   const holder = request as unknown as Record<string, unknown>
-  const value = holder[key]
+  // Read by literal names: a load by a name in a variable is V8's slowest kind, on every request.
+  const value = key === 'body' ? request.body : key === 'params' ? request.params : key === 'query' ? request.query : request.headers
   let result: unknown
   try {
     const data = value === undefined ? null : value
@@ -85,6 +87,8 @@ function run (validate: Validate, request: FastifyRequest, key: 'params' | 'body
   } catch (error) {
     return Object.assign(error as Error, { statusCode: 500 })
   }
+  // Ajv's answer for a part that fits, first: the one on nearly every request.
+  if (result === true) return false
   if (isThenable(result)) {
     // An async validator resolves with the data itself: pass or fail only.
     return Promise.resolve(result).then(settled => settled === false ? validate.errors : false, error => error)
