@@ -3,6 +3,7 @@ import { Ajv } from 'ajv'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import { trustBody } from '../../lib/version-changes/trusted-body.js'
 
 // An older version's request is validated by its own schemas, then converted up; Fastify then validates the route's
@@ -140,4 +141,15 @@ t.test('trustBody without a route context of Fastify\'s, or with one it does not
   const context = { preValidation: null }
   t.doesNotThrow(() => { trustBody({ body: {}, [Symbol('fastify.context')]: context } as unknown as FastifyRequest, 'hook') })
   t.same(Object.getOwnPropertySymbols(context).map(key => (context as Record<symbol, unknown>)[key]), [false], 'no hooks: not trusting')
+})
+
+t.test("with TypeBox's validator compiler, whose answers are { value } and { error }: an older body trusted, a newest one still checked", async t => {
+  const server = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler)
+  await server.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+  const seen: unknown[] = []
+  server.post('/orders', { versionChanges: true, schema: { body: NewOrder } }, async request => { seen.push(request.body); return 'ok' })
+  t.equal((await post(server, '/orders?api-version=1.0', { ref: 'A', lines: [{ code: 'x', quantity: 2 }] })).statusCode, 200)
+  t.same(seen.pop(), { number: 'A', lines: [{ sku: 'x', quantity: 2 }] })
+  t.equal((await post(server, '/orders?api-version=2.0', { number: 'B', lines: [{ sku: 'x', quantity: 'many' }] })).statusCode, 400, "the newest's body: TypeBox's error")
+  t.equal((await post(server, '/orders?api-version=2.0', { number: 'B', lines: [] })).statusCode, 200)
 })
