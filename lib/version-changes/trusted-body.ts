@@ -7,7 +7,7 @@ type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unkn
 const kTrusting = Symbol('fastify-api-versioning.trusting')
 
 // The body the request now being validated was converted to: set by the route's last preValidation hook, from which
-// Fastify's validation follows in the same synchronous run, and taken by the first validator that sees it.
+// Fastify's validation follows in the same synchronous run, and let go of by the first validator called after.
 let trusted: object | null = null
 
 /**
@@ -48,10 +48,9 @@ function trusting (context: Record<string | symbol, unknown>, hook: string): boo
 function passing (validate: Validate): Validate {
   const wrapped = function validateUnlessTrusted (data: unknown, context?: object): unknown {
     // Fastify gives null for no body, which is never trusted.
-    if (data === trusted && data !== null) {
-      trusted = null
-      return true
-    }
+    const pass = data === trusted && data !== null
+    trusted = null
+    if (pass) return true
     return context === undefined ? validate(data) : validate(data, context)
   }
   return Object.defineProperties(wrapped, {
