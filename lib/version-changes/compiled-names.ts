@@ -38,11 +38,14 @@ function unfollowed (node: Schema): unknown[] {
  * (fast-json-stringify): an object whose schema names all it may write is then made in one literal, its named
  * properties only (one `undefined` where the value has none, which such a serializer writes as absent), with no
  * loop over the value, which was most of the pass's cost.
+ * `validated`: the value was validated by `schema` (a request's, by its version's schemas): an object of a schema
+ * with `additionalProperties: false` then has no property it does not name (the validator removed it, or refused
+ * the request), and is made with no loop over its keys.
  */
-export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas, written = false): ((value: unknown) => unknown) | null {
+export function compileNames (schema: unknown, steps: readonly NamesStep[], shared: SharedSchemas, written = false, validated = false): ((value: unknown) => unknown) | null {
   const functions: string[] = []
-  // By whether the object may be made with its named properties alone (see written).
-  const made = [new Map<Schema, number>(), new Map<Schema, number>()]
+  // By how an object is made (see Made).
+  const made = [new Map<Schema, number>(), new Map<Schema, number>(), new Map<Schema, number>()]
   const onPath = new Set<Schema>()
   let compilable = true
 
@@ -53,8 +56,8 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     const found = resolveRefs(given, base, shared, hop => { beside ||= Object.keys(hop).some(key => key !== '$ref' && !ANNOTATIONS.has(key)) })
     if (found === null) return null
     const [node, root] = found
-    const closed = written && !beside && namesAll(node)
-    const known = made[Number(closed)].get(node)
+    const kind = written && !beside && namesAll(node) ? WRITTEN : validated && !beside && node.additionalProperties === false && node.patternProperties === undefined ? SEALED : OPEN
+    const known = made[kind].get(node)
     if (known !== undefined) return known
     if (onPath.has(node)) {
       compilable = false
@@ -66,10 +69,10 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     for (const member of unfollowed(node)) if (compile(member, root) !== null) compilable = false
     if (isObject(node.additionalProperties) && compile(node.additionalProperties, root) !== null) compilable = false
     const tasks = renamesOf(node)
-    const result = isObject(node.properties) || tasks.some(rules => rules.length > 0) ? objectFunction(node, root, tasks, closed) : isObject(node.items) ? arrayFunction(node, root) : null
+    const result = isObject(node.properties) || tasks.some(rules => rules.length > 0) ? objectFunction(node, root, tasks, kind) : isObject(node.items) ? arrayFunction(node, root) : null
     onPath.delete(node)
     if (result === null) return null
-    made[Number(closed)].set(node, functions.length)
+    made[kind].set(node, functions.length)
     functions.push(result)
     return functions.length - 1
   }
@@ -78,7 +81,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     return steps.map(step => step.rules.filter(rule => names(rule, node)))
   }
 
-  function objectFunction (node: Schema, root: Schema, tasks: readonly FieldRule[][], closed: boolean): string | null {
+  function objectFunction (node: Schema, root: Schema, tasks: readonly FieldRule[][], kind: Made): string | null {
     // A schema a rule names has the properties the rule names (its checks see to it).
     const properties = (node.properties ?? {}) as Schema
     // Every name an object of it may have that a step names: its properties, and the rules' names of them.
@@ -111,7 +114,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     for (const [winner, losers] of before) if (losers.size > 0) for (const key of [winner, ...losers]) involved.add(key)
     // Where the object is only written with its schema, the names it does not have as properties are read by name
     // too: one of them may be a name of the version's schema.
-    const looped = closed ? [] : order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
+    const looped = kind !== OPEN ? [] : order.filter(key => !Object.hasOwn(properties, key) && !involved.has(key))
     let changes = tasks.some(rules => rules.length > 0)
     // Each name the object gets, in order, with the code of each value it takes (read from the value by name, or
     // through the function of its schema), the one that wins last.
@@ -131,7 +134,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     const head = "(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; let x; "
     // One literal: of the values a name takes, the last that is not undefined; and the value's own toJSON, which the
     // serializer calls (a copy of the value had it).
-    if (closed) {
+    if (kind === WRITTEN) {
       const entries = [...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`)
       // Read first: a value has none as a rule, and asking whether its own is enumerable is a call to the runtime.
       if (!fields.has('toJSON')) entries.push('toJSON: v.toJSON === undefined || !enumerable.call(v, "toJSON") ? undefined : v.toJSON')
@@ -152,9 +155,12 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     const defined = named.map((_, i) => ` && a${i} !== undefined`).join('')
     const literal = named.map(([name], i) => `${literalKey(name)}: a${i}`).join(', ')
     const sets = named.map(([name], i) => `if (a${i} !== undefined) ${set(name, `a${i}`)}`).join('; ')
+    const reads = values.length === 0 ? '' : `const ${values.join(', ')}; `
+    // An object of a sealed schema has no key it does not read.
+    if (kind === SEALED) return `${head}${reads}if (true${defined}) return { ${literal} }; const o = {}; ${sets}; return o }`
     const known = read.length === 0 ? '' : `switch (k) { ${read.map(key => `case ${JSON.stringify(key)}:`).join(' ')} continue } `
     return `${head}let others = false; for (const k in v) { ${known}others = true; break } ` +
-      `${values.length === 0 ? '' : `const ${values.join(', ')}; `}if (!others${defined}) return { ${literal} }; ` +
+      `${reads}if (!others${defined}) return { ${literal} }; ` +
       `const o = {}; if (others) for (const k in v) { if (!has.call(v, k)) continue; switch (k) { ${cases.join('; ')} } put(o, k, v[k]) }; ${sets}; return o }`
   }
 
@@ -171,6 +177,16 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
   // eslint-disable-next-line no-new-func -- the pass is code made from the schemas, with their names as JSON literals
   return new Function('put', source)(put) as (value: unknown) => unknown
 }
+
+/**
+ * How a compiled pass makes an object of a schema: OPEN, keeping what the value has beside the names it reads;
+ * WRITTEN, with the names the schema writes alone (see `written`); SEALED, with the names it reads, the value having
+ * no other (see `validated`).
+ */
+type Made = 0 | 1 | 2
+const OPEN = 0
+const WRITTEN = 1
+const SEALED = 2
 
 // Keywords beside a `$ref` that change nothing a serializer writes.
 const ANNOTATIONS = new Set(['description', 'title', '$comment', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'nullable', '$id'])

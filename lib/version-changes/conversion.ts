@@ -171,7 +171,8 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
     // handler's to send: only a pass that keeps what the value has beside its schema's names gives it.
     down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true && !removesFrom(steps, from)),
     needs: needsOf(responses),
-    bodyAsNewest: up.every(k => (steps.at(k).request as RequestStep).unsure.length === 0) ? !up.some(k => addsToBody(steps, k)) : true
+    // A step that is not sure has the converted request checked against the newest's schemas (see upward).
+    bodyAsNewest: up.some(k => (steps.at(k).request as RequestStep).unsure.length > 0) || !up.some(k => addsToBody(steps, k))
   }
 }
 
@@ -195,6 +196,11 @@ interface NamesRun {
   parts?: ReadonlyArray<readonly [RequestPart, (value: unknown) => unknown]>
   /** What the run gives is only written with its version's schema (see compileNames). */
   written: boolean
+  /**
+   * The body the run is given was validated by its version's schema (see compileNames): a request's first run. (Not
+   * its query string: the plugin's version parameters were let through its check.)
+   */
+  validated: boolean
   // The status of the last response through the run, and its key: a route answers one status again and again, and
   // finding a key makes a string of the status each time.
   status: number
@@ -202,7 +208,7 @@ interface NamesRun {
 }
 
 function namesRun (start: number): NamesRun {
-  return { start, steps: [], interpreted: [], compiled: new Map(), written: false, status: -1, statusKey: undefined }
+  return { start, steps: [], interpreted: [], compiled: new Map(), written: false, validated: false, status: -1, statusKey: undefined }
 }
 
 // The value through a run: its pass for the part or status key (see passOf), made at its first use.
@@ -214,7 +220,7 @@ function throughRun (run: NamesRun, key: string, schema: unknown, value: unknown
 
 // A run's pass over a value of `schema` (a part, or a status's response): compiled, else each step's walk.
 function passOf (run: NamesRun, key: string, schema: unknown, plan: StepPlan): (value: unknown) => unknown {
-  const compiled = compileNames(contentUnion(schema), run.steps, plan.shared, run.written)
+  const compiled = compileNames(contentUnion(schema), run.steps, plan.shared, run.written, run.validated && key === 'body')
   return compiled ?? (value => {
     const box = { value }
     for (const step of run.interpreted) step(box, key)
@@ -239,6 +245,7 @@ function upward (plan: StepPlan, ks: readonly number[], client: string, context:
   for (const k of ks) {
     const step = plan.at(k).request as RequestStep
     const ups = names(k + 1)
+    ups.validated = program.length === 1
     ups.steps.push({ rules: listed[k].automatic, name: upName })
     ups.interpreted.push((box, part) => walk(step.ups, part, box, upName))
     if (step.migrations.length > 0) program.push(step)

@@ -275,3 +275,15 @@ t.test("an older version's response made in one literal writes what the full pas
   t.same((await app.inject('/items?api-version=2.0')).json(), { item: { id: 1, title: 'n', extra: 'E' } }, "additionalProperties beside the $ref: what the value has beside the schema's names")
   t.same((await app.inject('/own?api-version=2.0')).json(), { id: 99, title: 'from toJSON' }, 'the value\'s own toJSON, called')
 })
+
+t.test('a value validated by schemas that allow no other property (additionalProperties: false): each object in one literal, no loop over its keys', async t => {
+  const Line = { type: 'object', properties: { code: { type: 'string' }, note: { type: 'string' } }, additionalProperties: false }
+  const Order = { type: 'object', properties: { ref: { type: 'string' }, lines: { type: 'array', items: Line } }, additionalProperties: false }
+  const rules = rulesOf(versionChange({ description: 'x', fields: [{ schema: Order, field: 'number', renamedFrom: 'ref' }, { schema: Line, field: 'sku', renamedFrom: 'code' }] as never }))?.fields ?? []
+  const steps = [{ rules, name: upName }]
+  const sealed = compileNames(Order, steps, none, false, true) as (value: unknown) => unknown
+  t.same(sealed({ ref: 'A', lines: [{ code: 'x', note: 'n' }, { code: 'y' }] }), { number: 'A', lines: [{ sku: 'x', note: 'n' }, { sku: 'y' }] }, 'a property left out: not set')
+  t.equal(sealed('no object'), 'no object')
+  t.notMatch(String(sealed), /for \(const k in v\)/, 'no loop over keys')
+  t.match(String(compileNames(Order, steps, none)), /for \(const k in v\)/, 'not validated: the keys compared')
+})

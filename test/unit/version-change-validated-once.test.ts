@@ -153,3 +153,18 @@ t.test("with TypeBox's validator compiler, whose answers are { value } and { err
   t.equal((await post(server, '/orders?api-version=2.0', { number: 'B', lines: [{ sku: 'x', quantity: 'many' }] })).statusCode, 400, "the newest's body: TypeBox's error")
   t.equal((await post(server, '/orders?api-version=2.0', { number: 'B', lines: [] })).statusCode, 200)
 })
+
+t.test('a body of schemas with additionalProperties: false, as validated: made with no loop over its keys, its query string kept whole', async t => {
+  const SealedLine = Type.Object({ sku: Type.String() }, { additionalProperties: false })
+  const Sealed = Type.Object({ number: Type.String(), lines: Type.Array(SealedLine) }, { additionalProperties: false })
+  const Query = Type.Object({ limit: Type.Optional(Type.Integer()) }, { additionalProperties: false })
+  const change = versionChange({
+    description: 'x',
+    fields: [{ schema: Sealed, field: 'number', renamedFrom: 'ref' }, { schema: SealedLine, field: 'sku', renamedFrom: 'code' }, { schema: Query, field: 'limit', renamedFrom: 'max' }]
+  })
+  const { server, seen } = await app([{ version: '2.0', changes: [change] }, { version: '1.0' }], new Map(), [], (server, seen) => {
+    server.post('/orders', { versionChanges: true, schema: { body: Sealed, querystring: Query } }, async request => { seen.push([request.body, request.query]); return 'ok' })
+  })
+  t.equal((await post(server, '/orders?api-version=1.0&max=2', { ref: 'A', number: 'sent anyway', lines: [{ code: 'x', extra: 1 }], extra: true })).statusCode, 200)
+  t.same(seen.pop(), [{ number: 'A', lines: [{ sku: 'x' }] }, { 'api-version': '1.0', limit: 2 }], 'what its schema does not name removed by its validation; the version parameter kept')
+})
