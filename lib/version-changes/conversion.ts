@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
+import { requestPart } from '../util/request-part.js'
 import { isThenable } from '../util/is-thenable.js'
 import { innerWeakMap } from '../util/inner-weak-map.js'
 import { locator, type Locate } from './locate.js'
@@ -178,8 +179,7 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
 
 // Whether step k added a field to a schema the body holds in the newer version.
 function addsToBody (plan: StepPlan, k: number): boolean {
-  const added = stepsOf(plan.list)[k].automatic.filter(rule => rule.kind === 'added')
-  return added.length > 0 && locatorOf(contentUnion(plan.schemas[k].body), added, plan.shared) !== null
+  return locatorOf(plan.schemas[k].body, stepsOf(plan.list)[k].automatic.filter(rule => rule.kind === 'added'), plan.shared) !== null
 }
 
 /**
@@ -437,7 +437,7 @@ export function contentUnion (schema: unknown): unknown {
 
 // Fastify's request keeps the query string as `query`; the schema calls it `querystring`.
 function requestValue (request: FastifyRequest, part: RequestPart): unknown {
-  return part === 'body' ? request.body : part === 'querystring' ? request.query : request.headers
+  return requestPart(request, part === 'querystring' ? 'query' : part)
 }
 
 function storeRequestValue (request: FastifyRequest, part: RequestPart, value: unknown): void {
