@@ -46,13 +46,14 @@ function trusting (context: Record<string | symbol, unknown>, hook: string): boo
 // A validator that lets the trusted body pass, and is the given one otherwise: its errors read through, and Ajv's
 // schemaEnv (by which Fastify tells Ajv the parent of a root value, for coercion), which Ajv sets once, copied.
 function passing (validate: Validate): Validate {
-  // With what Fastify gives: the data, and Ajv's context where Fastify passes one (not every Fastify 5 does).
-  const wrapped = function validateUnlessTrusted (...given: [unknown, object?]): unknown {
+  // With what Fastify gives: the data, and Ajv's context where Fastify passes one (not every Fastify 5 does;
+  // undefined where none, as a validator's parameter takes it).
+  const wrapped = function validateUnlessTrusted (data: unknown, context?: object): unknown {
     // Fastify gives null for no body, which is never trusted.
-    const pass = given[0] === trusted && given[0] !== null
+    const pass = data === trusted && data !== null
     trusted = null
     if (pass) return true
-    return validate(...given)
+    return validate(data, context)
   }
   return Object.defineProperties(wrapped, {
     errors: { get: () => validate.errors },
