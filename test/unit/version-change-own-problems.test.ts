@@ -115,16 +115,21 @@ t.test('beside a host-bound route, with telemetry: each request counted once, a 
 })
 
 t.test('a problem writer of the app that sends an object: JSON, whatever the route\'s schema of that status', async t => {
-  const app = Fastify()
-  await app.register(apiVersioning, {
-    problemDetails: true,
-    versionChanges: VERSIONS,
-    problemWriters: [{ canWrite: () => true, write: ({ problem, reply }) => reply.code(problem.status).send({ kind: problem.code, status: problem.status, message: 'no such version' }) }]
-  })
-  app.get('/orders', { versionChanges: true, schema: { response: { 200: Order, 400: Type.Object({ message: Type.String() }) } } }, async () => ({ id: 1, total: 2 }))
-  await app.ready()
-  const res = await app.inject('/orders?api-version=7.0')
-  t.same([res.statusCode, res.headers['content-type'], res.json()], [400, 'application/json; charset=utf-8', { kind: 'UnsupportedApiVersion', status: 400, message: 'no such version' }])
+  // Renames alone, and a migration of its responses (which a hook of the route runs, and which passes the problem).
+  const migrated = versionChange({ description: 'total was amount, rounded', fields: [{ schema: Order, field: 'total', renamedFrom: 'amount' }], responses: [{ schema: Order, migrate: response => { (response.body as { total: number }).total = Math.round((response.body as { total: number }).total) } }] })
+  for (const versions of [VERSIONS, [{ version: '3.0', changes: [migrated] }, { version: '2.0' }]]) {
+    const app = Fastify()
+    await app.register(apiVersioning, {
+      problemDetails: true,
+      versionChanges: versions,
+      problemWriters: [{ canWrite: () => true, write: ({ problem, reply }) => reply.code(problem.status).send({ kind: problem.code, status: problem.status, message: 'no such version' }) }]
+    })
+    app.get('/orders', { versionChanges: true, schema: { response: { 200: Order, 400: Type.Object({ message: Type.String() }) } } }, async () => ({ id: 1, total: 2.4 }))
+    await app.ready()
+    const res = await app.inject('/orders?api-version=7.0')
+    t.same([res.statusCode, res.headers['content-type'], res.json()], [400, 'application/json; charset=utf-8', { kind: 'UnsupportedApiVersion', status: 400, message: 'no such version' }])
+    t.same((await app.inject('/orders?api-version=2.0')).json(), { id: 1, amount: versions === VERSIONS ? 2.4 : 2 })
+  }
 })
 
 t.test('after an ordinary versioned route of its method and path, that route\'s hidden route answers the problems', async t => {

@@ -1,0 +1,109 @@
+import t from 'tap'
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
+
+// How an older version's response is written where its conversion renames fields: what Fastify does for a reply
+// (its content type, the app's and the handler's writers, its error handler) holds for it as for the newest.
+
+const Thing = Type.Object({ id: Type.Integer(), name: Type.String() })
+const Oops = Type.Object({ code: Type.String(), reason: Type.String() })
+const VERSIONS: VersionChangesEntry[] = [{
+  version: '2.0',
+  changes: [versionChange({ description: "Things have a 'name' (it was 'title'); errors a 'reason' (it was 'why').", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }, { schema: Oops, field: 'reason', renamedFrom: 'why' }] })]
+}, { version: '1.0' }]
+
+async function app (routes: (app: FastifyInstance) => void): Promise<FastifyInstance> {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  routes(server)
+  await server.ready()
+  return server
+}
+
+// Loosely typed: the handlers answer statuses the schema has none for.
+const schema: FastifySchema = { response: { 200: Thing, 400: Oops } }
+
+t.test('an app\'s own preSerialization hook sees the newest\'s names, the client its version\'s', async t => {
+  const seen: unknown[] = []
+  const server = await app(server => {
+    server.get('/things', { versionChanges: true, schema, preSerialization: (request, reply, payload, done) => { seen.push(payload); done(null, payload) } }, async () => ({ id: 1, name: 'kettle' }))
+  })
+  const res = await server.inject('/things?api-version=1.0')
+  t.same([res.statusCode, res.headers['content-type'], res.json()], [200, 'application/json; charset=utf-8', { id: 1, title: 'kettle' }])
+  t.same(seen, [{ id: 1, name: 'kettle' }])
+})
+
+t.test('its content type as Fastify gives a JSON body: charset added where missing, the type kept', async t => {
+  const server = await app(server => {
+    server.get('/json', { versionChanges: true, schema }, async (request, reply) => reply.type('application/json').send({ id: 1, name: 'a' }))
+    server.get('/vendor', { versionChanges: true, schema }, async (request, reply) => reply.type('application/vnd.thing+json; charset=utf-8').send({ id: 1, name: 'a' }))
+  })
+  for (const version of ['2.0', '1.0']) {
+    const json = await server.inject(`/json?api-version=${version}`)
+    t.equal(json.headers['content-type'], 'application/json; charset=utf-8', version)
+    const vendor = await server.inject(`/vendor?api-version=${version}`)
+    t.equal(vendor.headers['content-type'], 'application/vnd.thing+json; charset=utf-8', version)
+  }
+  t.same((await server.inject('/json?api-version=1.0')).json(), { id: 1, title: 'a' })
+})
+
+t.test('an object of another type goes to the onSend hooks as it is, as Fastify sends it', async t => {
+  const server = await app(server => {
+    // 201 has one schema in every version: nothing to convert once the app's hook has written it.
+    server.post('/things', {
+      versionChanges: true,
+      schema: { response: { 200: Thing, 201: Type.Object({ id: Type.Integer() }) } },
+      onSend: (request, reply, payload, done) => done(null, typeof payload === 'object' ? `id=${(payload as { id: number }).id}` : payload)
+    }, async (request, reply) => reply.code(201).type('text/x-thing').send({ id: 7 }))
+  })
+  for (const version of ['2.0', '1.0']) {
+    const res = await server.inject({ method: 'POST', url: `/things?api-version=${version}` })
+    t.same([res.statusCode, res.headers['content-type'], res.body], [201, 'text/x-thing', 'id=7'], version)
+  }
+})
+
+t.test('a JSON text a handler sends is converted as any text', async t => {
+  const server = await app(server => {
+    server.get('/things', { versionChanges: true, schema }, async (request, reply) => reply.type('application/json').send('{"id":1,"name":"a"}'))
+  })
+  t.same((await server.inject('/things?api-version=1.0')).json(), { id: 1, title: 'a' })
+  t.same((await server.inject('/things?api-version=2.0')).json(), { id: 1, name: 'a' })
+})
+
+t.test('a handler\'s own serializer writes the body, which is then converted and written with the version\'s schema', async t => {
+  const server = await app(server => {
+    server.get('/things', { versionChanges: true, schema }, async (request, reply) => reply.serializer(payload => JSON.stringify(payload, null, 1)).send({ id: 1, name: 'a', hidden: true }))
+  })
+  t.equal((await server.inject('/things?api-version=2.0')).body, '{\n "id": 1,\n "name": "a",\n "hidden": true\n}', 'the newest: the handler\'s serializer')
+  t.equal((await server.inject('/things?api-version=1.0')).body, '{"id":1,"title":"a"}')
+})
+
+t.test('a status the version has no schema for: written by the app\'s reply serializer, or as JSON', async t => {
+  const server = Fastify()
+  await server.register(async scope => {
+    scope.setReplySerializer(payload => `app:${JSON.stringify(payload)}`)
+    scope.get('/teapot', { versionChanges: true, schema }, async (request, reply) => reply.code(418).send({ id: 1, name: 'a' }))
+  })
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  server.get('/plain', { versionChanges: true, schema }, async (request, reply) => reply.code(418).send({ id: 1, name: 'a' }))
+  await server.ready()
+  for (const version of ['2.0', '1.0']) {
+    t.equal((await server.inject(`/teapot?api-version=${version}`)).body, 'app:{"id":1,"name":"a"}', version)
+    t.equal((await server.inject(`/plain?api-version=${version}`)).body, '{"id":1,"name":"a"}', version)
+  }
+  t.equal((await server.inject('/teapot?api-version=1.0')).statusCode, 418)
+})
+
+t.test('a body an error handler sends after the reply was written once: converted too', async t => {
+  const server = await app(server => {
+    server.get('/things', {
+      versionChanges: true,
+      schema,
+      onSend: (request, reply, payload, done) => { if (reply.statusCode === 418) done(new Error('no teapots')); else done(null, payload) },
+      errorHandler: (error, request, reply) => reply.code(400).send({ code: 'NO', reason: error.message })
+    }, async (request, reply) => reply.code(418).send({ id: 1, name: 'a' }))
+  })
+  const res = await server.inject('/things?api-version=1.0')
+  t.same([res.statusCode, res.json()], [400, { code: 'NO', why: 'no teapots' }])
+})
