@@ -176,10 +176,16 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     shapes[g] ??= olderShape(olderGroups[g].from)
     return shapes[g]
   }
-  // Null for a version of the newest shape.
+  // Null for a version of the newest shape. The last version's, kept: clients send one version again and again, and
+  // each request asks at every hook of the route (the same key, which the parse cache gives), where a lookup costs more.
+  let lastKey: string | null = null
+  let lastShape: OlderShape | null = null
   const shapeOf = (key: string): OlderShape | null => {
+    if (key === lastKey) return lastShape
     const g = groupOf.get(key)
-    return g === undefined ? null : shapeAt(g)
+    lastShape = g === undefined ? null : shapeAt(g)
+    lastKey = key
+    return lastShape
   }
   const { url, validatorCompiler, serializerCompiler } = route
   const olderShape = (from: number): OlderShape => {
