@@ -543,7 +543,7 @@ const ISSUE_ROWS = {
 }
 
 function renderConversions ({ rows, results }, minutes) {
-  const base = row => results.get(`${row.request}-base`)?.value
+  const extraOf = extraIn(results)
   const out = ['## Conversions (#38): server instructions per request over real HTTP', '']
   out.push('Written by `node benchmarks/scale-changes.mjs conversions` between the conversions markers. One app of one path and 11 ' +
     'versions (each step renames one order field, the same field of the new order, and one field of every line): GET ' +
@@ -562,8 +562,7 @@ function renderConversions ({ rows, results }, minutes) {
     ['---', '---', '---:', '---:', '---:', '---:', '---:', '---'], rows, results,
     row => [row.what, `\`${row.id}\``],
     (row, r) => {
-      const b = base(row)
-      const extra = row.id.endsWith('-base') || b === undefined ? undefined : r.value - b
+      const extra = row.id.endsWith('-base') ? undefined : extraOf(row.id)
       const perItem = row.request === 'lines' && extra !== undefined ? (extra / LINES_ROUTE_ITEMS).toFixed(0) : ''
       return [row.what, `\`${row.id}\``, count(r.value), signed(extra), perItem, count(r.spread), count(r.collector), ISSUE_ROWS[row.id] ?? '']
     }))
@@ -625,12 +624,14 @@ const extraIn = results => id => {
   return value === undefined || base === undefined ? undefined : value - base
 }
 const ratio = (a, b) => `${(a / b).toFixed(1)}×`
+// The older versions' rows of #38's 3× target, each with its extra and the converter's naming every field.
+const converterPairs = extra => ['get-1', 'get-10', 'post-1', 'post-10'].map(id => [id, extra(id), extra(`${id}-named`)])
 
 function conversionTargets (conversions) {
   if (conversions === undefined) return []
   const extra = extraIn(conversions.results)
   const out = []
-  const pairs = ['get-1', 'get-10', 'post-1', 'post-10'].map(id => [id, extra(id), extra(`${id}-named`)])
+  const pairs = converterPairs(extra)
   const known = pairs.every(([, a, b]) => a !== undefined && b !== undefined)
   // A converter's extra no larger than its base's windows spread is that spread's, not the converter's: a ratio to
   // it says nothing (one run gave a POST converter −554 over its base), and the verdict is left to a count in process.
@@ -669,7 +670,7 @@ async function inProcessPart () {
     const req = requestsFor(CONVERSION_APP, row.k)[row.request]
     const [n1, n2] = row.request === 'lines' ? IN_PROCESS_LINES : IN_PROCESS
     const { 'content-type': _type, ...headers } = req.headers
-    const count = async n => {
+    const instructions = async n => {
       const [command, args] = underValgrind(['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null'], `scale-${row.kind}`, `${req.method === 'GET' ? '' : `${req.method} `}${req.path}`, JSON.stringify(headers), n)
       const { stdout, stderr } = await run(command, args, { maxBuffer: 1 << 26, env: { ...process.env, INSTRUCTIONS_BODY: req.body ?? '' } })
       const status = Number(stdout.trim().split('\n').at(-1))
@@ -677,7 +678,7 @@ async function inProcessPart () {
       return Number(/I\s+refs:\s+([\d,]+)/.exec(stderr)[1].replaceAll(',', ''))
     }
     try {
-      const [a, b] = await Promise.all([count(n1), count(n2)])
+      const [a, b] = await Promise.all([instructions(n1), instructions(n2)])
       results.set(row.id, { value: (b - a) / (n2 - n1) })
       console.error(`in-process: ${row.id} ${Math.round((b - a) / (n2 - n1))}; ${done.step(1)}`)
     } catch (error) {
@@ -689,7 +690,7 @@ async function inProcessPart () {
 }
 
 function renderInProcess ({ rows, results }, minutes) {
-  const base = row => results.get(`${row.request}-base`)?.value
+  const extraOf = extraIn(results)
   const out = ['## Conversions (#38), counted in process', '']
   out.push('Written by `node benchmarks/scale-changes.mjs in-process` between the in-process markers: the rows of the conversions part, ' +
     'each app driven in process as instructions.mjs drives one (through `app.routing()` with Node\'s own request and response objects, ' +
@@ -701,8 +702,7 @@ function renderInProcess ({ rows, results }, minutes) {
     ['---', '---', '---:', '---:', '---:'], rows, results,
     row => [row.what, `\`${row.id}\``],
     (row, r) => {
-      const b = base(row)
-      const extra = b === undefined || row.id.endsWith('-base') ? undefined : r.value - b
+      const extra = row.id.endsWith('-base') ? undefined : extraOf(row.id)
       return [row.what, `\`${row.id}\``, count(r.value), extra === undefined ? '' : signed(extra), row.request === 'lines' && extra !== undefined ? count(extra / LINES_ROUTE_ITEMS) : '']
     }))
   out.push('', `- Machine: ${describeMachine()}; ${minutes.toFixed(1)} min in all (${new Date().toISOString().slice(0, 10)}).`)
@@ -712,7 +712,7 @@ function renderInProcess ({ rows, results }, minutes) {
 function inProcessTargets (counted) {
   if (counted === undefined) return []
   const extra = extraIn(counted.results)
-  const pairs = ['get-1', 'get-10', 'post-1', 'post-10'].map(id => [id, extra(id), extra(`${id}-named`)]).filter(([, a, b]) => a !== undefined && b !== undefined)
+  const pairs = converterPairs(extra).filter(([, a, b]) => a !== undefined && b !== undefined)
   const newest = ['get', 'post'].map(request => [request, extra(`${request}-newest`)]).filter(([, e]) => e !== undefined)
   return [
     ['#38: an old version\'s extra at most 3× the extra of a hand-written converter naming every field (GET and POST, 1 and 10 steps back)',
@@ -757,33 +757,29 @@ const sections = []
 let startup, requests, conversions, counted
 let clock = Date.now()
 const minutesSince = () => { const m = (Date.now() - clock) / 60000; clock = Date.now(); return m }
+// A part's table, printed, and written as soon as the part is done: a long run stopped later keeps it.
+function tabled (name, table) {
+  console.log(table)
+  sections.push([name, table])
+  write(sections)
+}
 if (want('startup')) {
   const measured = await startupPart()
   const rendered = renderStartup(measured, minutesSince())
   startup = { ...measured, figures: rendered.figures }
-  console.log(rendered.table)
-  sections.push(['startup', rendered.table])
-  write(sections) // each part as soon as it is done: a long run stopped later keeps it
+  tabled('startup', rendered.table)
 }
 if (want('requests')) {
   requests = await requestsPart()
-  const table = renderRequests(requests, minutesSince())
-  console.log(table)
-  sections.push(['requests', table])
-  write(sections)
+  tabled('requests', renderRequests(requests, minutesSince()))
 }
 if (want('conversions')) {
   conversions = await conversionsPart()
-  const table = renderConversions(conversions, minutesSince())
-  console.log(table)
-  sections.push(['conversions', table])
-  write(sections)
+  tabled('conversions', renderConversions(conversions, minutesSince()))
 }
 if (want('in-process')) {
   counted = await inProcessPart()
-  const table = renderInProcess(counted, minutesSince())
-  console.log(table)
-  sections.push(['in-process', table])
+  tabled('in-process', renderInProcess(counted, minutesSince()))
 }
 // The verdicts, each issue's in its own section, so that one part's run keeps the other's.
 for (const [name, issue, targets] of [['verdicts-scale', '#36', scaleTargets(startup, requests)], ['verdicts-conversions', '#38', conversionTargets(conversions)], ['verdicts-in-process', '#38, in process', inProcessTargets(counted)]]) {
