@@ -13,7 +13,7 @@ import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-cou
 import type { HookOptions, RouteHooks } from './route-hooks.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
 import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOptions } from './route-path.js'
-import { readDeclaration, type ConstraintVariant, type RouteTable } from './route-table.js'
+import { readDeclaration, type ConstraintVariant, type RouteDeclaration, type RouteTable } from './route-table.js'
 import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
@@ -178,7 +178,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       return
     }
     // The route's versions as it declares them: logs, metrics and media types name a version so.
-    const forms = new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, declaredText(v)]))
+    const { forms, texts } = formsOf(declaration)
     const logServed = options.logApiVersion ? hooks.logServed(bound, segment, forms) : null
     // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
     // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
@@ -207,7 +207,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       lastOnRequest(route, hooks.ownProblem)
       variants[0].hasFallback = true
     }
-    const versions = [...declaration.supported.map(declaredText), ...declaration.deprecated.map(v => declaredText(v) + DEPRECATED)]
+    const versions = [...texts]
     if (segment !== null) {
       versions.push(IN_PATH)
       Object.defineProperty(versions, kSegment, { value: segment })
@@ -297,4 +297,23 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   }
 
   return { onRoute: apiVersioningRoute, onReady: apiVersioningReady }
+}
+
+/** A declaration's versions as written: by key (see `forms`), and as the constraint takes them (deprecated marked). */
+interface DeclaredForms {
+  readonly forms: ReadonlyMap<string, string>
+  readonly texts: readonly string[]
+}
+
+// Found once a declaration, which the routes of a versionChanges route's shape share.
+const declaredForms = new WeakMap<RouteDeclaration, DeclaredForms>()
+function formsOf (declaration: RouteDeclaration): DeclaredForms {
+  let found = declaredForms.get(declaration)
+  if (found === undefined) {
+    declaredForms.set(declaration, found = {
+      forms: new Map([...declaration.supported, ...declaration.deprecated].map(v => [v.key, declaredText(v)])),
+      texts: [...declaration.supported.map(declaredText), ...declaration.deprecated.map(v => declaredText(v) + DEPRECATED)]
+    })
+  }
+  return found
 }

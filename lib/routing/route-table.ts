@@ -22,14 +22,12 @@ interface ReportedVersions {
 
 /** The versions of one path over all its methods: what `reportApiVersions` reports. */
 export class PathEntry {
-  // What the declarations gave, by key: read until the entry is sealed, then dropped (no route is added after
-  // ready), as a thousand paths of a hundred versions hold a million entries in them.
-  private supported = new Map<string, ApiVersion>()
-  private deprecated = new Map<string, ApiVersion>()
+  // The declarations of the routes here, with their routes' labels: read until the entry is sealed, then dropped (no
+  // route is added after ready). Kept as given, their versions joined at seal: routes alike share a declaration,
+  // so a thousand paths of a hundred versions add a reference each where they would add a hundred entries.
+  private declarations: Array<{ readonly declaration: RouteDeclaration, readonly label: string }> = []
   // Versions other services implement, by key, with the route that advertised them (for a start-up error).
   private advertised = new Map<string, { version: ApiVersion, deprecated: boolean, label: string }>()
-  // The route that implements each version here; once sealed, only the keys, in a set other entries may share.
-  private implemented = new Map<string, string>()
   private implementedKeys: ReadonlySet<string> = new Set()
   private periods: ReportedVersions[] = []
   /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
@@ -39,20 +37,20 @@ export class PathEntry {
 
   /** Adds a route's versions; throws when a version is both implemented here and advertised as another service's. */
   add (declaration: RouteDeclaration, label: string): void {
-    for (const v of [...declaration.supported, ...declaration.deprecated]) {
-      const elsewhere = this.advertised.get(v.key)
-      if (elsewhere !== undefined) throw advertisedHere(elsewhere.label, elsewhere.version, label)
-      if (!this.implemented.has(v.key)) this.implemented.set(v.key, label)
+    if (this.advertised.size > 0) {
+      for (const v of [...declaration.supported, ...declaration.deprecated]) {
+        const elsewhere = this.advertised.get(v.key)
+        if (elsewhere !== undefined) throw advertisedHere(elsewhere.label, elsewhere.version, label)
+      }
     }
+    this.declarations.push({ declaration, label })
     for (const [list, deprecated] of [[declaration.advertised, false], [declaration.advertisedDeprecated, true]] as const) {
       for (const v of list) {
-        const here = this.implemented.get(v.key)
-        if (here !== undefined) throw advertisedHere(label, v, here)
+        const here = this.declarations.find(({ declaration }) => [...declaration.supported, ...declaration.deprecated].some(own => own.key === v.key))
+        if (here !== undefined) throw advertisedHere(label, v, here.label)
         if (!this.advertised.has(v.key)) this.advertised.set(v.key, { version: v, deprecated, label })
       }
     }
-    for (const v of declaration.supported) if (!this.supported.has(v.key)) this.supported.set(v.key, v)
-    for (const v of declaration.deprecated) if (!this.deprecated.has(v.key)) this.deprecated.set(v.key, v)
   }
 
   /**
@@ -60,31 +58,45 @@ export class PathEntry {
    * enforced sunset passes leaves them from then on, so there is one pair of values per period.
    */
   seal (retiresAt: (version: ApiVersion) => number | null, shared: SharedKeys): void {
-    // Advertised versions are reported as this path's own are (a supported one over a deprecated one).
-    const advertised = [...this.advertised.values()]
-    const supportedAll = [...this.supported.values(), ...advertised.filter(a => !a.deprecated).map(a => a.version)]
-    const supportedKeys = new Set(supportedAll.map(v => v.key))
-    const deprecatedAll = [...this.deprecated.values(), ...advertised.filter(a => a.deprecated).map(a => a.version)]
-      .filter(v => !supportedKeys.has(v.key))
-    const instants = [...new Set([...supportedAll, ...deprecatedAll].map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
-    this.periods = shared.periods([-Infinity, ...instants].map(from => {
-      const live = (v: ApiVersion): boolean => (retiresAt(v) ?? Infinity) > from
-      return {
-        from,
-        supported: formatVersions(supportedAll.filter(live)),
-        deprecated: formatVersions(deprecatedAll.filter(live))
+    // Paths of the same declarations (in the same order) and no advertised versions have the same values.
+    const given = [...new Set(this.declarations.map(({ declaration }) => declaration))]
+    const id = this.advertised.size === 0 ? shared.idOf(given) : null
+    const known = id === null ? undefined : shared.sealed.get(id)
+    if (known !== undefined) {
+      ({ periods: this.periods, keys: this.implementedKeys } = known)
+    } else {
+      const supported = new Map<string, ApiVersion>()
+      const deprecated = new Map<string, ApiVersion>()
+      for (const declaration of given) {
+        for (const v of declaration.supported) if (!supported.has(v.key)) supported.set(v.key, v)
+        for (const v of declaration.deprecated) if (!deprecated.has(v.key)) deprecated.set(v.key, v)
       }
-    }))
+      // Advertised versions are reported as this path's own are (a supported one over a deprecated one).
+      const advertised = [...this.advertised.values()]
+      const supportedAll = [...supported.values(), ...advertised.filter(a => !a.deprecated).map(a => a.version)]
+      const supportedKeys = new Set(supportedAll.map(v => v.key))
+      const deprecatedAll = [...deprecated.values(), ...advertised.filter(a => a.deprecated).map(a => a.version)]
+        .filter(v => !supportedKeys.has(v.key))
+      const instants = [...new Set([...supportedAll, ...deprecatedAll].map(retiresAt).filter(at => at !== null))].sort((a, b) => a - b)
+      this.periods = shared.periods([-Infinity, ...instants].map(from => {
+        const live = (v: ApiVersion): boolean => (retiresAt(v) ?? Infinity) > from
+        return {
+          from,
+          supported: formatVersions(supportedAll.filter(live)),
+          deprecated: formatVersions(deprecatedAll.filter(live))
+        }
+      }))
+      this.implementedKeys = shared.keys(given.flatMap(declaration => [...declaration.supported, ...declaration.deprecated].map(v => v.key)))
+      if (id !== null) shared.sealed.set(id, { periods: this.periods, keys: this.implementedKeys })
+    }
     this.reported = this.periods[0]
     this.timed = this.periods.length > 1
-    this.implementedKeys = shared.keys(this.implemented.keys())
   }
 
   /** Lets go of what only the declarations and seal read, once every entry of the table is sealed. */
   forget (): void {
-    this.supported = this.deprecated = EMPTY
+    this.declarations = []
     this.advertised = EMPTY
-    this.implemented = EMPTY
   }
 
   /** Whether a route here implements a version (by key): once sealed. */
@@ -109,16 +121,21 @@ const EMPTY = new Map<string, never>()
 
 /**
  * What the entries of a table share: the same set for the same keys (in the same order), the same periods for the
- * same header values (a thousand paths of one version list would otherwise hold a thousand copies of each).
+ * same header values (a thousand paths of one version list would otherwise hold a thousand copies of each), and
+ * what an entry's seal made of the same declarations.
  */
 export interface SharedKeys {
   keys: (keys: Iterable<string>) => ReadonlySet<string>
   periods: (periods: ReportedVersions[]) => ReportedVersions[]
+  /** An id of these declarations, in this order. */
+  idOf: (declarations: readonly RouteDeclaration[]) => string
+  readonly sealed: Map<string, { readonly periods: ReportedVersions[], readonly keys: ReadonlySet<string> }>
 }
 
 function sharedKeys (): SharedKeys {
   const sets = new Map<string, ReadonlySet<string>>()
   const lists = new Map<string, ReportedVersions[]>()
+  const ids = new Map<RouteDeclaration, number>()
   return {
     keys (keys) {
       const list = [...keys]
@@ -132,14 +149,22 @@ function sharedKeys (): SharedKeys {
       let list = lists.get(id)
       if (list === undefined) lists.set(id, list = periods)
       return list
-    }
+    },
+    idOf (declarations) {
+      return declarations.map(declaration => {
+        let id = ids.get(declaration)
+        if (id === undefined) ids.set(declaration, id = ids.size)
+        return id
+      }).join(' ')
+    },
+    sealed: new Map()
   }
 }
 
 /** The routes of one method on one router path that share the same other constraints (host, ...). */
 export interface ConstraintVariant {
   /** The keys of the versions declared here: until the table is sealed. */
-  readonly versions: Set<string>
+  versions: ReadonlySet<string>
   hasFallback: boolean
 }
 
@@ -171,6 +196,35 @@ export const DECLARATION_OPTIONS = ['apiVersions', 'deprecatedApiVersions', 'api
 
 /** Reads and checks the versioning options of one route; throws naming the route. */
 export function readDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
+  const { apiVersions, deprecatedApiVersions, apiVersionNeutral, advertisedApiVersions, advertisedDeprecatedApiVersions } = options
+  const supportedKey = frozenList(apiVersions)
+  const deprecatedKey = frozenList(deprecatedApiVersions)
+  if (supportedKey === null || deprecatedKey === null || apiVersionNeutral !== undefined || advertisedApiVersions !== undefined || advertisedDeprecatedApiVersions !== undefined) {
+    return checkedDeclaration(options, label)
+  }
+  let byDeprecated = declarations.get(supportedKey)
+  if (byDeprecated === undefined) declarations.set(supportedKey, byDeprecated = new WeakMap())
+  let declaration = byDeprecated.get(deprecatedKey)
+  if (declaration === undefined) {
+    const read = checkedDeclaration(options, label)
+    declaration = Object.freeze({ ...read, supported: Object.freeze(read.supported), deprecated: Object.freeze(read.deprecated) })
+    byDeprecated.set(deprecatedKey, declaration)
+  }
+  return declaration
+}
+
+// The declarations of frozen lists, by apiVersions, then deprecatedApiVersions (NO_LIST for none): a frozen list
+// reads the same every time, and the routes of the versionChanges option share theirs, so a thousand routes of a
+// hundred versions share one declaration where each would parse and check a hundred versions.
+const declarations = new WeakMap<object, WeakMap<object, RouteDeclaration>>()
+const NO_LIST = {}
+
+function frozenList (value: unknown): object | null {
+  if (value === undefined) return NO_LIST
+  return Array.isArray(value) && Object.isFrozen(value) ? value : null
+}
+
+function checkedDeclaration (options: Record<string, unknown>, label: string): RouteDeclaration {
   const { apiVersions, deprecatedApiVersions, apiVersionNeutral, advertisedApiVersions, advertisedDeprecatedApiVersions } = options
   if (apiVersionNeutral !== undefined && typeof apiVersionNeutral !== 'boolean') {
     throw coded(new TypeError(`fastify-api-versioning: route ${label}: apiVersionNeutral must be true or false`), 'FST_API_VERSIONING_INVALID_DECLARATION')
@@ -246,6 +300,8 @@ export class RouteTable {
   readonly forms = new Map<string, string>()
   /** Every versioned and version-neutral route: what the openapi entry checks it has seen. */
   readonly routes: VersioningRoute[] = []
+  // The declarations whose versions are in `declared`, `forms` and `advertised`.
+  private readonly recorded = new WeakSet<RouteDeclaration>()
 
   entry (method: string, pathKey: string): MethodEntry {
     const id = method + ' ' + pathKey
@@ -292,17 +348,27 @@ export class RouteTable {
         throw coded(new Error(`fastify-api-versioning: route ${label} is one route too many: the router takes at most ${MAX_HANDLERS} routes on one method and path, the plugin's hidden route included; list several versions on one route instead, e.g. apiVersions: ['1.0', '1.1']`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
       }
     }
-    for (const v of [...declaration.supported, ...declaration.deprecated]) {
-      if (variant.versions.has(v.key)) {
-        throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
+    const keys = keysOf(declaration)
+    if (variant.versions.size === 0) variant.versions = keys
+    else {
+      for (const v of [...declaration.supported, ...declaration.deprecated]) {
+        if (variant.versions.has(v.key)) {
+          throw coded(new Error(`fastify-api-versioning: route ${label} declares API version ${v}, which another ${label} route already declares`), 'FST_API_VERSIONING_ROUTE_CONFLICT')
+        }
       }
-      variant.versions.add(v.key)
-      this.declared.add(v.key)
-      if (!this.forms.has(v.key)) this.forms.set(v.key, String(v))
+      variant.versions = new Set([...variant.versions, ...keys])
     }
     entry.path.add(declaration, label)
     entry.own.add(declaration, label)
-    for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)
+    // A declaration routes alike share is recorded once.
+    if (!this.recorded.has(declaration)) {
+      this.recorded.add(declaration)
+      for (const v of [...declaration.supported, ...declaration.deprecated]) {
+        this.declared.add(v.key)
+        if (!this.forms.has(v.key)) this.forms.set(v.key, String(v))
+      }
+      for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)
+    }
     return variant
   }
 
@@ -314,10 +380,20 @@ export class RouteTable {
       entry.own.advertise(entry.path)
       entry.own.seal(retiresAt, shared)
       entry.own.forget()
-      for (const variant of entry.variants.values()) variant.versions.clear()
+      for (const variant of entry.variants.values()) variant.versions = NO_KEYS
     }
     for (const path of this.paths.values()) path.forget()
   }
+}
+
+const NO_KEYS: ReadonlySet<string> = new Set()
+
+// The keys of a declaration's versions: found once a declaration, which routes alike share.
+const declarationKeys = new WeakMap<RouteDeclaration, ReadonlySet<string>>()
+function keysOf (declaration: RouteDeclaration): ReadonlySet<string> {
+  let keys = declarationKeys.get(declaration)
+  if (keys === undefined) declarationKeys.set(declaration, keys = new Set([...declaration.supported, ...declaration.deprecated].map(v => v.key)))
+  return keys
 }
 
 function describe (kind: RouteKind): string {

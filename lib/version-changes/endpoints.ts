@@ -1,9 +1,13 @@
 import { coded } from '../errors.js'
-import type { ChangeRules } from './version-change.js'
+import type { ChangeRules, EndpointRule } from './version-change.js'
 import type { VersionList } from './version-list.js'
 
 /** What an instruction says of a thing a version may have or not (an endpoint, a webhook), where it says it. */
-type Existence = { readonly kind: string, readonly at: string }
+interface Existence {
+  readonly index: number
+  readonly kind: string
+  readonly at: string
+}
 
 /**
  * The versions of the list (by index, 0 the newest) in which the endpoint `method url` exists: all of them, but
@@ -14,12 +18,32 @@ type Existence = { readonly kind: string, readonly at: string }
  */
 export function versionsOfEndpoint (list: VersionList, method: string, url: string): boolean[] {
   // An endpoint older versions served at another URL is there from the change on, and the older URL before it.
-  return versionsOf(list, `${method} ${url}`, change => change.endpoints.flatMap(rule => {
-    if (!rule.methods.includes(method)) return []
-    if (rule.url === url) return rule.olderUrl === null ? [rule] : [{ kind: 'added', at: rule.at }]
-    return rule.olderUrl === url ? [{ kind: 'removed', at: rule.at }] : []
-  }))
+  const events: Existence[] = []
+  for (const { index, rule } of endpointRulesOf(list)) {
+    if (!rule.methods.includes(method)) continue
+    if (rule.url === url) events.push(rule.olderUrl === null ? { index, kind: rule.kind, at: rule.at } : { index, kind: 'added', at: rule.at })
+    else if (rule.olderUrl === url) events.push({ index, kind: 'removed', at: rule.at })
+  }
+  return existence(list, `${method} ${url}`, events)
 }
+
+/** An endpoint instruction of the list, with the index of the version whose change gives it. */
+export interface ListedEndpointRule {
+  readonly index: number
+  readonly rule: EndpointRule
+}
+
+/**
+ * The endpoint instructions of the list, newest version first: found once a list, as a thousand routes each ask
+ * what the instructions say of them, where reading every change of a hundred versions a route would cost more.
+ */
+export function endpointRulesOf (list: VersionList): readonly ListedEndpointRule[] {
+  let rules = endpointRules.get(list)
+  if (rules === undefined) endpointRules.set(list, rules = list.flatMap(({ changes }, index) => changes.flatMap(change => change.endpoints.map(rule => ({ index, rule })))))
+  return rules
+}
+
+const endpointRules = new WeakMap<VersionList, readonly ListedEndpointRule[]>()
 
 /**
  * The versions of the list in which the webhook `name` exists, as versionsOfEndpoint reads an endpoint's: found once
@@ -35,23 +59,29 @@ export function versionsOfWebhook (list: VersionList, name: string): readonly bo
 
 const webhookVersions = new WeakMap<VersionList, Map<string, readonly boolean[]>>()
 
-function versionsOf (list: VersionList, label: string, rulesOf: (change: ChangeRules) => readonly Existence[]): boolean[] {
-  const events: Array<{ index: number, kind: 'added' | 'removed', at: string }> = []
-  list.forEach(({ changes }, index) => {
-    for (const change of changes) {
-      for (const rule of rulesOf(change)) if (rule.kind === 'added' || rule.kind === 'removed') events.push({ index, kind: rule.kind, at: rule.at })
-    }
-  })
+function versionsOf (list: VersionList, label: string, rulesOf: (change: ChangeRules) => ReadonlyArray<Pick<Existence, 'kind' | 'at'>>): boolean[] {
+  return existence(list, label, list.flatMap(({ changes }, index) => changes.flatMap(change => rulesOf(change).map(({ kind, at }) => ({ index, kind, at })))))
+}
+
+// Whether a thing exists in each version of the list, from its instructions (`given`, newest version first).
+function existence (list: VersionList, label: string, given: readonly Existence[]): boolean[] {
+  const events = given.filter(event => event.kind === 'added' || event.kind === 'removed')
   const exists: boolean[] = new Array(list.length)
+  if (events.length === 0) return exists.fill(true)
   // Before its first instruction, a thing is as that instruction did not make it.
-  let state = events.length === 0 || events[events.length - 1].kind === 'removed'
+  let state = events[events.length - 1].kind === 'removed'
+  // The events of one version, in the order its change gives them, from the oldest version on.
+  let end = events.length
   for (let index = list.length - 1; index >= 0; index--) {
-    for (const event of events.filter(e => e.index === index)) {
+    let start = end
+    while (start > 0 && events[start - 1].index === index) start--
+    for (const event of events.slice(start, end)) {
       if ((event.kind === 'added') === state) {
         throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${list[index].text}, ${event.at}, says ${label} was ${event.kind}, but it ${state ? 'exists' : 'does not exist'} in the version before already`), 'FST_API_VERSIONING_INVALID_OPTION')
       }
       state = event.kind === 'added'
     }
+    end = start
     exists[index] = state
   }
   return exists

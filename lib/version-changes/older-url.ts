@@ -4,6 +4,7 @@ import { messageOf } from '../util/server-error.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { prepend } from '../routing/hook-lists.js'
 import { isObject } from '../util/is-object.js'
+import { endpointRulesOf } from './endpoints.js'
 import type { VersionList } from './version-list.js'
 
 // A path parameter of a URL as declared (`:id`, `:id(\\d+)`), its name captured.
@@ -43,23 +44,22 @@ export interface OlderUrlRoute {
  */
 export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[], list: VersionList): OlderUrlRoute[] {
   const routes: OlderUrlRoute[] = []
-  for (const { text, changes } of list) {
-    for (const rule of changes.flatMap(change => change.endpoints)) {
-      const older = rule.olderUrl
-      if (older === null || rule.url !== route.url) continue
-      for (const method of methods.filter(method => rule.methods.includes(method))) {
-        const label = `${method} ${route.url}`
-        if (!older.startsWith(route.prefix)) fail(label, text, rule.at, `${older}, which is not under the prefix ${route.prefix} of its route; declare that route where its URL is`)
-        const names = parametersOf(route.url)
-        const olderNames = parametersOf(older)
-        if (olderNames.length !== names.length) fail(label, text, rule.at, `${older}, whose parameters (${listed(olderNames)}) are not its own (${listed(names)}); give the older URL as many`)
-        // By name where the older URL has every name, else by position: older name → the route's.
-        const byName = olderNames.every(name => names.includes(name))
-        const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
-        const path = older.slice(route.prefix.length)
-        const options = { ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions
-        routes.push({ options, says: `route ${label}: the change of ${text}, ${rule.at}, says older versions served it at ${older}` })
-      }
+  for (const { index, rule } of endpointRulesOf(list)) {
+    const older = rule.olderUrl
+    if (older === null || rule.url !== route.url) continue
+    const { text } = list[index]
+    for (const method of methods.filter(method => rule.methods.includes(method))) {
+      const label = `${method} ${route.url}`
+      if (!older.startsWith(route.prefix)) fail(label, text, rule.at, `${older}, which is not under the prefix ${route.prefix} of its route; declare that route where its URL is`)
+      const names = parametersOf(route.url)
+      const olderNames = parametersOf(older)
+      if (olderNames.length !== names.length) fail(label, text, rule.at, `${older}, whose parameters (${listed(olderNames)}) are not its own (${listed(names)}); give the older URL as many`)
+      // By name where the older URL has every name, else by position: older name → the route's.
+      const byName = olderNames.every(name => names.includes(name))
+      const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
+      const path = older.slice(route.prefix.length)
+      const options = { ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions
+      routes.push({ options, says: `route ${label}: the change of ${text}, ${rule.at}, says older versions served it at ${older}` })
     }
   }
   return routes

@@ -533,7 +533,8 @@ function groupsOf (exists: readonly boolean[], steps: StepPlan, schemas: readonl
 }
 
 // The versions of a run as the route declares them: the listed ones deprecated, or the others; none is undefined.
-function versionsIn (versions: readonly ListedVersion[], deprecated: boolean): string[] | undefined {
+// Frozen: the routes alike share them, and routing reads a frozen list once (see readDeclaration).
+function versionsIn (versions: readonly ListedVersion[], deprecated: boolean): readonly string[] | undefined {
   const texts = versions.filter(v => v.deprecated === deprecated).map(v => v.text)
-  return texts.length === 0 ? undefined : texts
+  return texts.length === 0 ? undefined : Object.freeze(texts)
 }

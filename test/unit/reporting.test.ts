@@ -136,3 +136,42 @@ t.test("an Unsupported version that another method of the path has: that method'
   t.equal(elsewhere.headers['api-supported-versions'], '1.0, 2.0', 'a version no method has: the path\'s')
   t.equal(elsewhere.headers['api-deprecated-versions'], '1.5')
 })
+
+t.test('routes that share one frozen list of versions: each path reports its own routes, and conflicts are found', async t => {
+  const shared = Object.freeze(['2.0', '1'])
+  const old = Object.freeze(['0.9'])
+  const app = await build({ reportApiVersions: true }, app => {
+    app.get('/a', { apiVersions: shared }, says('a'))
+    app.post('/a', { apiVersions: shared, deprecatedApiVersions: old }, says('post a'))
+    app.get('/b', { apiVersions: shared }, says('b'))
+    // The same declarations in another order on another path: its first route's form of a version is reported.
+    app.get('/c', { apiVersions: ['1.0'] }, says('c'))
+    app.post('/c', { apiVersions: shared }, says('post c'))
+    app.get('/d', { apiVersions: shared, advertisedApiVersions: ['3.0'] }, says('d'))
+    app.post('/d', { apiVersions: shared }, says('post d'))
+  })
+  const headers = async (method: 'GET' | 'POST', url: string): Promise<unknown[]> => {
+    const res = await app.inject({ method, url: `${url}?api-version=2` })
+    return [res.statusCode, res.headers['api-supported-versions'], res.headers['api-deprecated-versions']]
+  }
+  t.same(await headers('GET', '/a'), [200, '1, 2.0', '0.9'], 'a path of both routes')
+  t.same(await headers('POST', '/a'), [200, '1, 2.0', '0.9'])
+  t.same(await headers('GET', '/b'), [200, '1, 2.0', undefined], 'a path of one of them alone')
+  t.same(await headers('POST', '/c'), [200, '1.0, 2.0', undefined], 'the first declared form')
+  t.same(await headers('GET', '/d'), [200, '1, 2.0, 3.0', undefined], 'advertised versions are the whole path\'s')
+  t.same(await headers('POST', '/d'), [200, '1, 2.0, 3.0', undefined])
+  t.ok(Object.isFrozen(shared) && shared.length === 2, 'the list is as given')
+
+  const invalid = Object.freeze(['1.0', 'one'])
+  for (const attempt of ['first', 'second']) {
+    await t.rejects(build({}, app => { app.get('/x', { apiVersions: invalid }, says('x')) }), /apiVersions has "one", which is not a valid API version/, `an invalid frozen list fails every app (${attempt})`)
+  }
+  await t.rejects(build({}, app => {
+    app.get('/x', { apiVersions: shared }, says('x'))
+    app.get('/x', { apiVersions: Object.freeze(['1.0']) }, says('x again'))
+  }), /route GET \/x declares API version 1\.0, which another GET \/x route already declares/, 'a version of a shared list declared again')
+  await t.rejects(build({}, app => {
+    app.get('/x', { apiVersions: shared }, says('x'))
+    app.post('/x', { apiVersions: '3.0', advertisedApiVersions: '2.0' }, says('post x'))
+  }), /route POST \/x advertises API version 2\.0 as implemented by another service, but route GET \/x implements it/, 'a version of a shared list advertised on its path')
+})
