@@ -577,11 +577,12 @@ function verdict (holds, text) {
   return holds === undefined ? 'not measured in this run' : holds ? `holds (${text})` : `**missed** (${text})`
 }
 
-function scaleTargets (startup, requests) {
+const x = (a, b) => (a / b).toFixed(2)
+
+function startupTargets (startup) {
   const out = []
   const fig = id => startup?.figures(id)
   const failure = id => startup?.samples.get(id)?.failure
-  const x = (a, b) => (a / b).toFixed(2)
   if (startup !== undefined) {
     const c = fig('changes-10')
     const d = fig('dispatch-10')
@@ -596,6 +597,11 @@ function scaleTargets (startup, requests) {
     out.push(['#36: no ceiling on versions: 1,000 paths × 100 versions and one route × 200 versions each touching start',
       starts.length === 0 ? verdict(undefined) : verdict(starts.every(([, f]) => f === undefined), starts.map(([id, f]) => `${id}: ${f ?? 'starts'}`).join('; '))])
   }
+  return out
+}
+
+function requestTargets (requests) {
+  const out = []
   if (requests !== undefined) {
     const r = id => requests.results.get(id)
     const o = r('ordinary')?.newest?.value
@@ -782,7 +788,7 @@ if (want('in-process')) {
   tabled('in-process', renderInProcess(counted, minutesSince()))
 }
 // The verdicts, each issue's in its own section, so that one part's run keeps the other's.
-for (const [name, issue, targets] of [['verdicts-scale', '#36', scaleTargets(startup, requests)], ['verdicts-conversions', '#38', conversionTargets(conversions)], ['verdicts-in-process', '#38, in process', inProcessTargets(counted)]]) {
+for (const [name, issue, targets] of [['verdicts-scale', '#36, start-up', startupTargets(startup)], ['verdicts-requests', '#36, requests', requestTargets(requests)], ['verdicts-conversions', '#38', conversionTargets(conversions)], ['verdicts-in-process', '#38, in process', inProcessTargets(counted)]]) {
   if (targets.length === 0) continue
   const table = [`## Verdicts, ${issue} (the run of ${new Date().toISOString().slice(0, 10)}: ${[...parts].join(', ')})`, '', '| target | verdict |', '|---|---|', ...targets.map(([t, v]) => `| ${t} | ${v} |`)].join('\n')
   console.log(`\n${table}`)
