@@ -223,14 +223,16 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...every, ...withHooks(route, hooks) })
     return
   }
-  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: null, responds: true })
+  // Where the route serves the newest versions too, its request schemas (the newest's) are validated after an older
+  // request is converted, as on one route for every version: the handler gets what they let through (their defaults).
+  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: newestGroup === null ? null : differ ? 'differ' : 'same', responds: true })
   const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
   const older = {
     ...options,
     [kDocumentedShapes]: documentedShapes,
-    // Its versions' schemas are its hooks' to run: Fastify's own would be one for every version. Its documents are
-    // the shapes', not its own.
-    schema: { hide: true },
+    // Its versions' schemas are its hooks' to run, but for the newest's request schemas, which Fastify validates
+    // after them where the route serves the newest versions too. Its documents are the shapes', not its own.
+    schema: newestGroup === null ? { hide: true } : { ...requestSchemas(declaredSchema), hide: true },
     ...olderVersions,
     ...withHooks(route, hooks),
     [kSent]: hooks.sent
@@ -489,6 +491,12 @@ function derivedPart (value: unknown, step: VersionStep, shared: SharedSchemas, 
     return [type, schema === entry.schema ? entry : { ...entry, schema }] as const
   })
   return media.every(([type, entry]) => entry === content[type]) ? value : { ...value, content: Object.fromEntries(media) }
+}
+
+// The parts of a route's schema that Fastify validates a request by.
+function requestSchemas (schema: FastifySchema | undefined): FastifySchema {
+  const own: Record<string, unknown> = { ...schema }
+  return Object.fromEntries(['body', 'querystring', 'query', 'params', 'headers'].filter(part => own[part] !== undefined).map(part => [part, own[part]]))
 }
 
 // A version's schema as Fastify takes a route's: the route's own, with the version's parts.

@@ -168,3 +168,19 @@ t.test('a body of schemas with additionalProperties: false, as validated: made w
   t.equal((await post(server, '/orders?api-version=1.0&max=2', { ref: 'A', number: 'sent anyway', lines: [{ code: 'x', extra: 1 }], extra: true })).statusCode, 200)
   t.same(seen.pop(), [{ number: 'A', lines: [{ sku: 'x' }] }, { 'api-version': '1.0', limit: 2 }], 'what its schema does not name removed by its validation; the version parameter kept')
 })
+
+t.test("where the older versions have a route of their own (a host constraint): their requests validated by the newest's schemas once converted, as on one route", async t => {
+  const Order = Type.Object({ number: Type.String(), rush: Type.Optional(Type.Boolean({ default: false })) })
+  const added = versionChange({ description: 'Orders may be rushed.', fields: [{ schema: Order, field: 'rush', added: true }] })
+  for (const constraints of [undefined, { host: 'shop.example' }]) {
+    const counted: string[] = []
+    const { server, seen } = await app([{ version: '2.0', changes: [added] }, { version: '1.0' }], new Map([[Order, 'newest']]), counted, (server, seen) => {
+      server.post('/orders', { versionChanges: true, constraints, schema: { body: Order } }, async request => { seen.push(request.body); return 'ok' })
+    })
+    const where = constraints === undefined ? 'no other constraint' : 'a host constraint'
+    const res = await server.inject({ method: 'POST', url: '/orders?api-version=1.0', headers: { host: 'shop.example' }, payload: { number: 'A' } })
+    t.equal(res.statusCode, 200, where)
+    t.same(seen.pop(), { number: 'A', rush: false }, `${where}: the newest's default`)
+    t.same(counted.splice(0), ['newest'], where)
+  }
+})
