@@ -26,12 +26,13 @@ export class PathEntry {
   // route is added after ready). Kept as given, their versions joined at seal: routes alike share a declaration,
   // so a thousand paths of a hundred versions add a reference each where they would add a hundred entries.
   private declarations: Array<{ readonly declaration: RouteDeclaration, readonly label: string }> = []
-  // Versions other services implement, by key, with the route that advertised them (for a start-up error).
-  private advertised = new Map<string, { version: ApiVersion, deprecated: boolean, label: string }>()
-  private implementedKeys: ReadonlySet<string> = new Set()
-  private periods: ReportedVersions[] = []
+  // Versions other services implement, by key, with the route that advertised them (for a start-up error): made at
+  // the first, as few paths have any (the entries of a thousand paths would otherwise each make a map).
+  private advertised: Map<string, { version: ApiVersion, deprecated: boolean, label: string }> = EMPTY
+  private implementedKeys: ReadonlySet<string> = NO_KEYS
+  private periods: readonly ReportedVersions[] = NO_PERIODS
   /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
-  reported: ReportedVersions = { from: -Infinity, supported: null, deprecated: null }
+  reported: ReportedVersions = UNSEALED
   /** True when an enforced sunset changes the header values: `at` needs the request's time. */
   timed = false
 
@@ -48,6 +49,7 @@ export class PathEntry {
       for (const v of list) {
         const here = this.declarations.find(({ declaration }) => [...declaration.supported, ...declaration.deprecated].some(own => own.key === v.key))
         if (here !== undefined) throw advertisedHere(label, v, here.label)
+        if (this.advertised === EMPTY) this.advertised = new Map()
         if (!this.advertised.has(v.key)) this.advertised.set(v.key, { version: v, deprecated, label })
       }
     }
@@ -95,7 +97,7 @@ export class PathEntry {
 
   /** Lets go of what only the declarations and seal read, once every entry of the table is sealed. */
   forget (): void {
-    this.declarations = []
+    this.declarations = NO_DECLARATIONS
     this.advertised = EMPTY
   }
 
@@ -106,7 +108,10 @@ export class PathEntry {
 
   /** Reports the versions `path` advertises as well: another service's versions are the whole path's. */
   advertise (path: PathEntry): void {
-    for (const [key, advertised] of path.advertised) if (!this.advertised.has(key)) this.advertised.set(key, advertised)
+    for (const [key, advertised] of path.advertised) {
+      if (this.advertised === EMPTY) this.advertised = new Map()
+      if (!this.advertised.has(key)) this.advertised.set(key, advertised)
+    }
   }
 
   /** The header values in force at `time` (a finite number); only a timed path has more than one period. */
@@ -118,6 +123,10 @@ export class PathEntry {
 }
 
 const EMPTY = new Map<string, never>()
+const NO_KEYS: ReadonlySet<string> = new Set()
+const NO_PERIODS: readonly ReportedVersions[] = []
+const NO_DECLARATIONS: never[] = []
+const UNSEALED: ReportedVersions = { from: -Infinity, supported: null, deprecated: null }
 
 /**
  * What the entries of a table share: the same set for the same keys (in the same order), the same periods for the
@@ -129,7 +138,7 @@ export interface SharedKeys {
   periods: (periods: ReportedVersions[]) => ReportedVersions[]
   /** An id of these declarations, in this order. */
   idOf: (declarations: readonly RouteDeclaration[]) => string
-  readonly sealed: Map<string, { readonly periods: ReportedVersions[], readonly keys: ReadonlySet<string> }>
+  readonly sealed: Map<string, { readonly periods: readonly ReportedVersions[], readonly keys: ReadonlySet<string> }>
 }
 
 function sharedKeys (): SharedKeys {
@@ -329,7 +338,7 @@ export class RouteTable {
 
   private variant (entry: MethodEntry, constraintsKey: string): ConstraintVariant {
     let variant = entry.variants.get(constraintsKey)
-    if (variant === undefined) entry.variants.set(constraintsKey, variant = { versions: new Set(), hasFallback: false })
+    if (variant === undefined) entry.variants.set(constraintsKey, variant = { versions: NO_KEYS, hasFallback: false })
     return variant
   }
 
@@ -385,8 +394,6 @@ export class RouteTable {
     for (const path of this.paths.values()) path.forget()
   }
 }
-
-const NO_KEYS: ReadonlySet<string> = new Set()
 
 // The keys of a declaration's versions: found once a declaration, which routes alike share.
 const declarationKeys = new WeakMap<RouteDeclaration, ReadonlySet<string>>()

@@ -27,6 +27,14 @@ export interface OlderRouteHooks {
   readonly sent: SentBody | null
 }
 
+/** The shapes of a route's versions, made when first asked (see expandRoute). */
+export interface RouteShapesOf {
+  /** The shape of the version of `key`; null for a version of the newest shape. */
+  shapeOf: (key: string) => OlderShape | null
+  /** The newest version's serializer of a reply's status and type, where one writes it. */
+  newest: (reply: FastifyReply) => Serialize | null
+}
+
 /** How the route takes requests (see expandRoute). */
 export interface OlderRouteMode {
   /** The route's own `attachValidation`: a validation error goes to the handler. */
@@ -34,12 +42,13 @@ export interface OlderRouteMode {
   /** A request of some older version is converted up. */
   readonly converts: boolean
   /**
-   * Whether it serves the newest version too (with its own schema, which Fastify validates and serializes; `shapes`
-   * gives null for it): `'same'` where every older version's requests have the newest's schemas, so Fastify's
-   * validation is theirs as well (their conversion up comes after it); `'differ'` where not: an older version's
-   * request is validated by its own schemas and converted up before Fastify validates it as the newest's (which
-   * it then is: a conversion whose result is not sure is checked against the newest schemas, see recheck.ts).
-   * Null: it serves older versions only, and Fastify validates none of its requests.
+   * How Fastify validates its requests, by the route's own request schemas (the newest's), on the route that
+   * serves the newest version too (`shapes` gives null for it) or the older versions beside it: `'same'` where every
+   * older version's requests have the newest's schemas, so Fastify's validation is theirs as well (their conversion
+   * up comes after it); `'differ'` where not: an older version's request is validated by its own schemas and
+   * converted up before Fastify validates it as the newest's (which it then is: a conversion whose result is not
+   * sure is checked against the newest schemas, see recheck.ts). Null: the route serves older versions only, of an
+   * endpoint the newest lacks, and Fastify validates none of its requests.
    */
   readonly newest: 'same' | 'differ' | null
   /**
@@ -62,9 +71,9 @@ export interface OlderRouteMode {
  * body) is read as JSON where the conversion needs its data or it is such an error, converted, and written with that
  * schema. A version problem the route answers itself (see routing/constraint.ts, kAnswers) passes them all.
  */
-export function olderRouteHooks (shapes: (key: string) => OlderShape | null, newest: (reply: FastifyReply) => Serialize | null, mode: OlderRouteMode): OlderRouteHooks {
+export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): OlderRouteHooks {
   const { attachValidation } = mode
-  const shapeOf = (outcome: VersionOutcome): OlderShape | null => shapes((outcome.served as ApiVersion).key)
+  const shapeOf = (outcome: VersionOutcome): OlderShape | null => shapes.shapeOf((outcome.served as ApiVersion).key)
 
   // The hooks make no closure on a request whose work is synchronous (nearly all): a closure a request cost ~500
   // instructions, where an older version's whole conversion costs a few thousand.
@@ -127,7 +136,7 @@ export function olderRouteHooks (shapes: (key: string) => OlderShape | null, new
     if (error !== null && writtenByFastify(reply, payload)) {
       // As the newest version's route writes the error (its schema for it, or Fastify's format), then converted and
       // written as this version's schema writes it, converted or not.
-      const serialize = newest(reply)
+      const serialize = shapes.newest(reply)
       // Fastify's own format names the status: { statusCode, code, error, message }.
       if (serialize !== null) body = serialize(Object.create(error, { error: { value: (JSON.parse(payload as string) as { error?: unknown }).error }, message: { value: error.message }, statusCode: { value: reply.statusCode } }))
       if (need === 'none' && shape.serializerOf(reply) !== null) need = 'body'

@@ -56,7 +56,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
     ready (warn) {
       changing.plans.clear()
       if (list !== null) checkInstructions(list, changing, shared, warn, options.webhooks)
-      if (options.compileEagerly) for (const warm of changing.warmers) warm()
+      if (options.compileEagerly) for (const shapes of changing.warmers) shapes.warm()
     }
   }
 }

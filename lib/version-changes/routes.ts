@@ -13,7 +13,7 @@ import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
 import type { EnumRule, FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
-import { olderRouteHooks, type OlderRouteHooks, type OlderShape } from './older-route.js'
+import { olderRouteHooks, type OlderRouteHooks, type OlderShape, type RouteShapesOf } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { writesNamedOnly } from './named-only.js'
@@ -47,7 +47,7 @@ export interface ChangingRoutes {
   /** The routes declared without versionChanges: true, which must not hold what a change changes. */
   readonly others: OtherRoute[]
   /** What compiles each route's older versions at once (versionChangesCompile: 'eager'). */
-  readonly warmers: Array<() => void>
+  readonly warmers: Array<{ warm: () => void }>
   /**
    * The older groups of versions and the group of each (by key), one for the routes whose versions group alike
    * (most routes of a list do): a thousand routes of a hundred versions would otherwise hold a hundred thousand entries.
@@ -134,16 +134,13 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   // The route's schema and steps in each version: planned at start-up for the checks and the groups of versions,
   // and again at the first request that needs them (from the derivations kept for every route): the route keeps
   // none of it in between.
-  const planOf = (): RoutePlan => {
-    const data = versionSchemas(declaredSchema, list, last, shared, label, keys)
-    return { data, steps: stepPlan(list, keys, data, shared) }
-  }
+  const source: PlanSource = { schema: declaredSchema, list, last, shared, label, keys }
   // The plan is let go of once read (no closure of this function may name it: the closures the route keeps would
   // keep it too). Routes of the same schemas, versions and shared schemas find the same: planned once.
   const known = planKey(declaredSchema, exists, shared, list, keys)
   let checked = known === null ? undefined : declared.plans.get(known)
   if (checked === undefined) {
-    checked = checkedGroups(planOf(), list, exists, shared, label, keys, declared)
+    checked = checkedGroups(planOf(source), list, exists, shared, label, keys, declared)
     if (known !== null) declared.plans.set(known, checked)
   }
   const { converting, differ, respondsAlike } = checked
@@ -151,6 +148,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   checked.shared ??= sharedGroups(checked.groups, list, declared.groupMaps)
   const { newestGroup, groups: olderGroups, groupOf, every, newestVersions, olderVersions } = checked.shared
   const answers = context.answersOwn(method)
+  const converts = olderGroups.some(({ from }) => converting.has(from))
   // What the shapes use of the context, which the route would otherwise keep whole.
   const { allow, queryNames } = context
   if (answers) {
@@ -163,80 +161,31 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
     return
   }
 
-  // Each older version's shape, made at its first request.
-  let later: RoutePlan | null = null
-  const planned = (): RoutePlan => {
-    later ??= planOf()
-    return later
-  }
-  // A version's schema as Fastify and the documents take it: the route's, with that version's parts.
-  const schemaOf = (k: number): FastifySchema | undefined => declaredSchema === undefined ? declaredSchema : fastifySchema(declaredSchema, planned().data[k])
-  const shapes: Array<OlderShape | undefined> = []
-  const shapeAt = (g: number): OlderShape => {
-    shapes[g] ??= olderShape(olderGroups[g].from)
-    return shapes[g]
-  }
-  // Null for a version of the newest shape. The last version's, kept: clients send one version again and again, and
-  // each request asks at every hook of the route (the same key, which the parse cache gives), where a lookup costs more.
-  let lastKey: string | null = null
-  let lastShape: OlderShape | null = null
-  const shapeOf = (key: string): OlderShape | null => {
-    if (key === lastKey) return lastShape
-    const g = groupOf.get(key)
-    lastShape = g === undefined ? null : shapeAt(g)
-    lastKey = key
-    return lastShape
-  }
   const { url, validatorCompiler, serializerCompiler } = route
-  const olderShape = (from: number): OlderShape => {
-    const { data, steps } = planned()
-    const writtenNamedOnly = writesNamedOnly(serializerCompiler ?? instance.serializerCompiler)
-    return {
-      validation: versionValidation(allow(schemaOf(from)) as Record<string, unknown> | undefined),
-      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames, writtenNamedOnly }),
-      serializerOf: versionSerializers(data[from].response)
-    }
-  }
-  let newestSerializers: VersionSerializers | null = null
-  const newestOnes = (): VersionSerializers => {
-    newestSerializers ??= versionSerializers(planned().data[0].response)
-    return newestSerializers
-  }
-  const newest = (reply: FastifyReply): Serialize | null => newestOnes()(reply)
+  const shapes = new RouteShapes({ ...source, instance, method, url, validatorCompiler, serializerCompiler, groups: olderGroups, groupOf, allow, queryNames })
   // With versionChangesCompile: 'eager', all of it once the app is ready, with the compilers Fastify set up then.
-  declared.warmers.push(() => {
-    const validator = (validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
-    const serializer = (serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined
-    if (serializer !== undefined) {
-      // The newest version's serializers write the errors Fastify writes: those of error statuses.
-      newestOnes().compile(given => serializer({ ...given, method, url }), status => /^[45d]/.test(status))
-      for (let g = 0; g < olderGroups.length; g++) shapeAt(g).serializerOf.compile(given => serializer({ ...given, method, url }))
-    }
-    if (validator !== undefined) for (let g = 0; g < olderGroups.length; g++) shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
-  })
-  const converts = olderGroups.some(({ from }) => converting.has(from))
-  // A shared schema a change changed stays a component of its name in the documents (see markSharedCopies).
-  const documentedShapes = (): DocumentedShape[] => olderGroups.map(({ from, versions }) => ({ schema: markSharedCopies(schemaOf(from), shared) as FastifySchema | undefined, ...versionsAt(list, versions) }))
+  declared.warmers.push(shapes)
+  const documentedShapes = (): DocumentedShape[] => shapes.documented()
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
-    const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', responds: !respondsAlike })
+    const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', responds: !respondsAlike })
     Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...every, ...withHooks(route, hooks) })
     return
   }
   // Where the route serves the newest versions too, its request schemas (the newest's) are validated after an older
   // request is converted, as on one route for every version: the handler gets what they let through (their defaults).
-  const hooks = olderRouteHooks(shapeOf, newest, { attachValidation: route.attachValidation === true, converts, newest: newestGroup === null ? null : differ ? 'differ' : 'same', responds: true })
-  const { [OPTION]: _option, schema: _schema, ...options } = route as unknown as Record<string, unknown>
-  const older = {
-    ...options,
+  const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: newestGroup === null ? null : differ ? 'differ' : 'same', responds: true })
+  // The route's options (its versionChanges option is undefined now), for its older versions.
+  const older: Record<string | symbol, unknown> = {
+    ...route,
     [kDocumentedShapes]: documentedShapes,
     // Its versions' schemas are its hooks' to run, but for the newest's request schemas, which Fastify validates
     // after them where the route serves the newest versions too. Its documents are the shapes', not its own.
     schema: newestGroup === null ? { hide: true } : { ...requestSchemas(declaredSchema), hide: true },
     ...olderVersions,
-    ...withHooks(route, hooks),
     [kSent]: hooks.sent
   }
+  Object.assign(older, withHooks(older as unknown as DeclaredRoute, hooks))
   if (newestGroup === null) {
     Object.assign(route, older)
     return
@@ -244,7 +193,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   Object.assign(route, newestVersions)
   // Fastify adds the HEAD route of a GET once, from the route's own options. Its path as declared, under the prefix
   // once: Fastify takes `path` where `url` is '' (the root of a prefix), and `path` has the prefix already.
-  instance.route({ ...older, url: route.routePath, path: route.routePath, exposeHeadRoute: false } as unknown as RouteOptions)
+  older.url = older.path = route.routePath
+  older.exposeHeadRoute = false
+  instance.route(older as unknown as RouteOptions)
 }
 
 // The route's own hooks with those of its older versions: after them, as they were written for the newest version,
@@ -355,6 +306,115 @@ function groupMap (groups: ReadonlyArray<{ from: number, versions: readonly numb
 interface RoutePlan {
   readonly data: readonly VersionSchemas[]
   readonly steps: StepPlan
+}
+
+/** What a route's plan is made of: the route's schema as declared, and where it is in the list. */
+interface PlanSource {
+  readonly schema: FastifySchema | undefined
+  readonly list: VersionList
+  /** The index of its oldest version. */
+  readonly last: number
+  readonly shared: SharedSchemas
+  readonly label: string
+  readonly keys: readonly string[]
+}
+
+function planOf ({ schema, list, last, shared, label, keys }: PlanSource): RoutePlan {
+  const data = versionSchemas(schema, list, last, shared, label, keys)
+  return { data, steps: stepPlan(list, keys, data, shared) }
+}
+
+/** What a route's older shapes are made of, besides its plan. */
+interface ShapeSource extends PlanSource, OlderGroups {
+  readonly instance: FastifyInstance
+  readonly method: string
+  readonly url: string
+  readonly validatorCompiler: RouteOptions['validatorCompiler']
+  readonly serializerCompiler: RouteOptions['serializerCompiler']
+  readonly allow: (schema: FastifySchema | undefined) => FastifySchema | undefined
+  readonly queryNames: readonly string[]
+}
+
+/**
+ * The older versions' shapes of a route, each made at its first request (`versionChangesCompile: 'eager'`: all of
+ * them once the app is ready, see `warm`), from a plan made then. One object a route rather than a closure for each
+ * of its parts, which a thousand routes would hold ten times over.
+ */
+class RouteShapes implements RouteShapesOf {
+  private plan: RoutePlan | null = null
+  private readonly made: Array<OlderShape | undefined> = []
+  // The last version's, kept: clients send one version again and again, and each request asks at every hook of the
+  // route (the same key, which the parse cache gives), where a lookup costs more.
+  private lastKey: string | null = null
+  private lastShape: OlderShape | null = null
+  private newestSerializers: VersionSerializers | null = null
+
+  constructor (private readonly source: ShapeSource) {}
+
+  /** The shape of the version of `key`; null for a version of the newest shape. */
+  shapeOf (key: string): OlderShape | null {
+    if (key === this.lastKey) return this.lastShape
+    const g = this.source.groupOf.get(key)
+    this.lastShape = g === undefined ? null : this.shapeAt(g)
+    this.lastKey = key
+    return this.lastShape
+  }
+
+  /** The newest version's serializer of a reply's status and type (see VersionSerializers). */
+  newest (reply: FastifyReply): Serialize | null {
+    return this.newestOnes()(reply)
+  }
+
+  /** The older shapes as the documents show them. A shared schema a change changed stays a component of its name. */
+  documented (): DocumentedShape[] {
+    const { groups, list, shared } = this.source
+    return groups.map(({ from, versions }) => ({ schema: markSharedCopies(this.schemaOf(from), shared) as FastifySchema | undefined, ...versionsAt(list, versions) }))
+  }
+
+  /** Compiles every older shape, and the newest's serializers of errors, with the compilers Fastify set up. */
+  warm (): void {
+    const { instance, validatorCompiler, serializerCompiler, method, url, groups } = this.source
+    const validator = (validatorCompiler ?? instance.validatorCompiler) as ValidatorCompiler | undefined
+    const serializer = (serializerCompiler ?? instance.serializerCompiler) as SerializerCompiler | undefined
+    if (serializer !== undefined) {
+      // The newest version's serializers write the errors Fastify writes: those of error statuses.
+      this.newestOnes().compile(given => serializer({ ...given, method, url }), status => /^[45d]/.test(status))
+      for (let g = 0; g < groups.length; g++) this.shapeAt(g).serializerOf.compile(given => serializer({ ...given, method, url }))
+    }
+    if (validator !== undefined) for (let g = 0; g < groups.length; g++) this.shapeAt(g).validation?.compile(given => validator({ ...given, method, url }))
+  }
+
+  private planned (): RoutePlan {
+    this.plan ??= planOf(this.source)
+    return this.plan
+  }
+
+  // A version's schema as Fastify and the documents take it: the route's, with that version's parts.
+  private schemaOf (k: number): FastifySchema | undefined {
+    const { schema } = this.source
+    return schema === undefined ? schema : fastifySchema(schema, this.planned().data[k])
+  }
+
+  private shapeAt (g: number): OlderShape {
+    this.made[g] ??= this.olderShape(this.source.groups[g].from)
+    return this.made[g]
+  }
+
+  private olderShape (from: number): OlderShape {
+    const { data, steps } = this.planned()
+    const { instance, serializerCompiler, allow, list, queryNames } = this.source
+    const writtenNamedOnly = writesNamedOnly(serializerCompiler ?? instance.serializerCompiler)
+    return {
+      validation: versionValidation(allow(this.schemaOf(from)) as Record<string, unknown> | undefined),
+      conversion: conversionFrom(steps, from, { versions: list.map(entry => entry.text), newest: data[0], queryNames, writtenNamedOnly }),
+      serializerOf: versionSerializers(data[from].response)
+    }
+  }
+
+  private newestOnes (): VersionSerializers {
+    this.newestSerializers ??= versionSerializers(this.planned().data[0].response)
+    return this.newestSerializers
+  }
 }
 
 /**

@@ -152,7 +152,7 @@ t.test('a route declaring `query`, and a thrown error where a schema migration h
   t.equal((await server.inject('/q?api-version=1.0&title=x')).statusCode, 404, 'no schema of that status: as it is')
 })
 
-t.test('200 versions, each changing the route\'s schemas: one route serves them all, each converted through every step', async t => {
+t.test('200 versions, each changing the route\'s schemas: two routes serve them all (the newest, and every older one), each converted through every step', async t => {
   const Order = Type.Object({ id: Type.Integer(), n0: Type.String() })
   const list: VersionChangesEntry[] = []
   for (let v = 200; v >= 1; v--) {
@@ -170,7 +170,7 @@ t.test('200 versions, each changing the route\'s schemas: one route serves them 
   })
   server.post('/orders', { versionChanges: true, schema: { body: Order, response: { 200: Order } } }, async request => { seen.push(request.body); return { id: 7, n0: 'served' } })
   await server.ready()
-  t.same(routes, ['200'], 'one route for the 200 versions')
+  t.same(routes, ['199', '1'], 'one route for the 199 older versions, whose requests differ from the newest\'s, and one for the newest')
   for (const version of [1, 2, 100, 199, 200]) {
     const field = `n${200 - version}`
     const res = await server.inject({ method: 'POST', url: `/orders?api-version=${version}.0`, payload: { id: 1, [field]: `sent ${version}` } })
@@ -265,11 +265,12 @@ t.test("versionChangesCompile: 'eager' compiles the older versions once the app 
     await server.register(apiVersioning, { versionChanges: VERSIONS, ...(mode === undefined ? {} : { versionChangesCompile: mode }) })
     server.post('/things', { versionChanges: true, schema: { body: Thing, response: { 200: Thing } } }, async request => request.body)
     await server.ready()
-    // The newest route's own: a validator and a serializer, compiled by Fastify.
-    t.equal(compiled.length - 2, compiledAtReady, `${String(mode)}: at ready`)
+    // The newest route's own, compiled by Fastify: a validator and a serializer; and the newest's validator on the
+    // route of the older versions, whose requests it validates once they are converted up.
+    t.equal(compiled.length - 3, compiledAtReady, `${String(mode)}: at ready`)
     const res = await server.inject({ method: 'POST', url: '/things?api-version=1.0', payload: { id: 1, title: 'a' } })
     t.same(res.json(), { id: 1, title: 'a' })
-    t.equal(compiled.length, 4, `${String(mode)}: the older version's validator and serializer, once`)
+    t.equal(compiled.length, 5, `${String(mode)}: the older version's validator and serializer, once`)
   }
   // With no compiler set up by Fastify (no route of the instance has a schema of its own): compiled when first needed.
   const bare = Fastify()
@@ -319,4 +320,34 @@ t.test('with no version header of the plugin\'s to send (the version read from t
   server.get('/things', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => await reply.type('application/json').send('{"id":1,"name":"n"}'))
   const res = await server.inject('/things?api-version=1.0')
   t.same([res.headers.vary, res.json()], [undefined, { id: 1, title: 'n' }], 'a JSON text, converted in the plugin\'s onSend hook')
+})
+
+t.test('an older request that fails validation where the route attaches the error and only converts it (a migration, the same schemas): given to the handler as the client sent it', async t => {
+  const Order = Type.Object({ number: Type.String(), count: Type.Integer() })
+  const doubled = versionChange({ description: 'Counts are doubled.', requests: [{ schema: Order, migrate: request => { (request.body as { count: number }).count *= 2 } }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [doubled] }, { version: '1.0' }] })
+  app.post('/orders', { versionChanges: true, attachValidation: true, schema: { body: Order } }, async request => ({ error: request.validationError?.message ?? null, body: request.body }))
+  const post = async (version: string, payload: object): Promise<unknown> => (await app.inject({ method: 'POST', url: `/orders?api-version=${version}`, payload })).json()
+  t.same(await post('1.0', { number: 'A', count: 'x' }), { error: 'body/count must be integer', body: { number: 'A', count: 'x' } }, 'not converted')
+  t.same(await post('1.0', { number: 'A', count: 2 }), { error: null, body: { number: 'A', count: 4 } }, 'a valid one converted up')
+  t.same(await post('2.0', { number: 'A', count: 2 }), { error: null, body: { number: 'A', count: 2 } }, 'the newest as sent')
+})
+
+t.test('an endpoint removed and back: the versions before and after it alike are one route without a response hook', async t => {
+  const gone = versionChange({ description: 'Things are gone.', endpoints: [{ method: 'GET', url: '/things', removed: true }] })
+  const back = versionChange({ description: 'Things are back.', endpoints: [{ method: 'GET', url: '/things', added: true }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [back] }, { version: '2.0', changes: [gone] }, { version: '1.0' }] })
+  const hooks: string[] = []
+  app.addHook('onRoute', route => {
+    if (route.method === 'GET') hooks.push(...[route.preSerialization ?? []].flat().map(hook => (hook as { name: string }).name))
+  })
+  app.get('/things', { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1, name: 'n' }))
+  await app.ready()
+  t.same(hooks, [], 'no response hook')
+  for (const [version, status] of [['3.0', 200], ['2.0', 400], ['1.0', 200]] as const) {
+    t.equal((await app.inject(`/things?api-version=${version}`)).statusCode, status, version)
+  }
+  t.same((await app.inject('/things?api-version=1.0')).json(), { id: 1, name: 'n' })
 })

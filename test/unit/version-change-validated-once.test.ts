@@ -184,3 +184,19 @@ t.test("where the older versions have a route of their own (a host constraint): 
     t.same(counted.splice(0), ['newest'], where)
   }
 })
+
+t.test("a trusting route's body validator: another body is the given validator's to answer, its errors read through", async t => {
+  const given = Object.assign((data: unknown) => {
+    given.errors = data === 'bad' ? [{ message: 'bad' }] : null
+    return data !== 'bad'
+  }, { errors: null as unknown })
+  const key = Symbol('body-schema')
+  const context: Record<string | symbol, unknown> = { preValidation: [{ name: 'bound hook' }], [key]: given }
+  const body = { trusted: true }
+  trustBody({ body, [Symbol('fastify.context')]: context } as unknown as FastifyRequest, 'hook')
+  const validate = context[key] as typeof given
+  t.not(validate, given, 'wrapped')
+  t.equal(validate(body), true, 'the trusted body passes')
+  t.equal(validate('bad'), false)
+  t.same(validate.errors, [{ message: 'bad' }], "the given validator's errors")
+})
