@@ -88,7 +88,7 @@ export class PathEntry {
           deprecated: formatVersions(deprecatedAll.filter(live))
         }
       }))
-      this.implementedKeys = shared.keys(given.flatMap(declaration => [...declaration.supported, ...declaration.deprecated].map(v => v.key)))
+      this.implementedKeys = shared.keys(new Set(given.flatMap(declaration => [...keysOf(declaration)])))
       if (id !== null) shared.sealed.set(id, { periods: this.periods, keys: this.implementedKeys })
     }
     this.reported = this.periods[0]

@@ -553,10 +553,13 @@ function derivedPart (value: unknown, step: VersionStep, shared: SharedSchemas, 
   return media.every(([type, entry]) => entry === content[type]) ? value : { ...value, content: Object.fromEntries(media) }
 }
 
-// The parts of a route's schema that Fastify validates a request by.
+// The parts of a route's schema that Fastify validates a request by. The query string's once, as `querystring`: a
+// schema an app made ready before has `query` and the `querystring` Fastify copied it to, which a new route's
+// schema may not have both of.
 function requestSchemas (schema: FastifySchema | undefined): FastifySchema {
   const own: Record<string, unknown> = { ...schema }
-  return Object.fromEntries(['body', 'querystring', 'query', 'params', 'headers'].filter(part => own[part] !== undefined).map(part => [part, own[part]]))
+  const parts: Record<string, unknown> = { body: own.body, querystring: own.querystring ?? own.query, params: own.params, headers: own.headers }
+  return Object.fromEntries(Object.entries(parts).filter(([, part]) => part !== undefined))
 }
 
 // A version's schema as Fastify takes a route's: the route's own, with the version's parts.

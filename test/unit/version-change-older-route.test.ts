@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Readable } from 'node:stream'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
 
@@ -349,4 +349,23 @@ t.test('an endpoint removed and back: the versions before and after it alike are
     t.equal((await app.inject(`/things?api-version=${version}`)).statusCode, status, version)
   }
   t.same((await app.inject('/things?api-version=1.0')).json(), { id: 1, name: 'n' })
+})
+
+t.test('a query string schema given as `query` and shared by apps: the route of the older versions beside a hidden route takes it as every route does', async t => {
+  const Query = Type.Object({ limit: Type.Optional(Type.Integer({ maximum: 10 })) })
+  const renamed = versionChange({ description: 'limit was max', fields: [{ schema: Query, field: 'limit', renamedFrom: 'max' }] })
+  // One schema object for every app, as a module's constant is: Fastify makes it ready in place with the first app.
+  // (Fastify takes `query` for `querystring`; its types name only the latter.)
+  const schema = { query: Query } as FastifySchema
+  for (const constraints of [undefined, { host: 'shop.example' }, { host: 'shop.example' }]) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+    app.get('/items', { versionChanges: true, constraints, schema }, async request => request.query)
+    await app.ready()
+    const where = constraints === undefined ? 'one route' : 'beside a hidden route'
+    const get = async (query: string) => await app.inject({ url: `/items?${query}`, headers: { host: 'shop.example' } })
+    t.same((await get('api-version=1.0&max=5')).json(), { 'api-version': '1.0', limit: 5 }, `${where}: converted up`)
+    t.equal((await get('api-version=1.0&max=50')).statusCode, 400, `${where}: validated by its version's schema`)
+    t.equal((await get('api-version=2.0&limit=50')).statusCode, 400, `${where}: the newest by the route's`)
+  }
 })
