@@ -566,7 +566,10 @@ function requestSchemas (schema: FastifySchema | undefined): FastifySchema {
 function fastifySchema (schema: FastifySchema, parts: VersionSchemas): FastifySchema {
   const own = schema as Record<string, unknown>
   const made: Record<string, unknown> = { ...own }
-  for (const part of PARTS) if (parts[part] !== undefined) made[own.query !== undefined && part === 'querystring' ? 'query' : part] = parts[part]
+  for (const part of PARTS) if (parts[part] !== undefined) made[part] = parts[part]
+  // A query string schema given as `query`: Fastify copies it to `querystring` in the route's schema as the app gets
+  // ready, before any shape is made, and validation and documents read that; both names are the version's.
+  if (own.query !== undefined) made.query = made.querystring
   if (parts.response !== undefined) made.response = Object.fromEntries(parts.response)
   return made as FastifySchema
 }
