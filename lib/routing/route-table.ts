@@ -47,7 +47,7 @@ export class PathEntry {
     this.declarations.push({ declaration, label })
     for (const [list, deprecated] of [[declaration.advertised, false], [declaration.advertisedDeprecated, true]] as const) {
       for (const v of list) {
-        const here = this.declarations.find(({ declaration }) => [...declaration.supported, ...declaration.deprecated].some(own => own.key === v.key))
+        const here = this.declarations.find(({ declaration }) => keysOf(declaration).has(v.key))
         if (here !== undefined) throw advertisedHere(label, v, here.label)
         if (this.advertised === EMPTY) this.advertised = new Map()
         if (!this.advertised.has(v.key)) this.advertised.set(v.key, { version: v, deprecated, label })

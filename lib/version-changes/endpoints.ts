@@ -75,7 +75,8 @@ function existence (list: VersionList, label: string, given: readonly Existence[
   for (let index = list.length - 1; index >= 0; index--) {
     let start = end
     while (start > 0 && events[start - 1].index === index) start--
-    for (const event of events.slice(start, end)) {
+    for (let e = start; e < end; e++) {
+      const event = events[e]
       if ((event.kind === 'added') === state) {
         throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${list[index].text}, ${event.at}, says ${label} was ${event.kind}, but it ${state ? 'exists' : 'does not exist'} in the version before already`), 'FST_API_VERSIONING_INVALID_OPTION')
       }
