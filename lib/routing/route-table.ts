@@ -20,6 +20,13 @@ interface ReportedVersions {
   readonly deprecated: string | null
 }
 
+/** A version another service implements, as a route advertised it. */
+interface Advertised {
+  readonly version: ApiVersion
+  readonly deprecated: boolean
+  readonly label: string
+}
+
 /** The versions of one path over all its methods: what `reportApiVersions` reports. */
 export class PathEntry {
   // The declarations of the routes here, with their routes' labels: read until the entry is sealed, then dropped (no
@@ -28,7 +35,7 @@ export class PathEntry {
   private declarations: Array<{ readonly declaration: RouteDeclaration, readonly label: string }> = []
   // Versions other services implement, by key, with the route that advertised them (for a start-up error): made at
   // the first, as few paths have any (the entries of a thousand paths would otherwise each make a map).
-  private advertised: Map<string, { version: ApiVersion, deprecated: boolean, label: string }> = EMPTY
+  private advertised: Map<string, Advertised> = EMPTY
   private implementedKeys: ReadonlySet<string> = NO_KEYS
   private periods: readonly ReportedVersions[] = NO_PERIODS
   /** The header values while no enforced sunset of the path has passed: for a path without one, always. */
@@ -49,8 +56,7 @@ export class PathEntry {
       for (const v of list) {
         const here = this.declarations.find(({ declaration }) => keysOf(declaration).has(v.key))
         if (here !== undefined) throw advertisedHere(label, v, here.label)
-        if (this.advertised === EMPTY) this.advertised = new Map()
-        if (!this.advertised.has(v.key)) this.advertised.set(v.key, { version: v, deprecated, label })
+        this.keepAdvertised(v.key, { version: v, deprecated, label })
       }
     }
   }
@@ -108,10 +114,13 @@ export class PathEntry {
 
   /** Reports the versions `path` advertises as well: another service's versions are the whole path's. */
   advertise (path: PathEntry): void {
-    for (const [key, advertised] of path.advertised) {
-      if (this.advertised === EMPTY) this.advertised = new Map()
-      if (!this.advertised.has(key)) this.advertised.set(key, advertised)
-    }
+    for (const [key, advertised] of path.advertised) this.keepAdvertised(key, advertised)
+  }
+
+  // The first route that advertised a version is the one a start-up error names.
+  private keepAdvertised (key: string, advertised: Advertised): void {
+    if (this.advertised === EMPTY) this.advertised = new Map()
+    if (!this.advertised.has(key)) this.advertised.set(key, advertised)
   }
 
   /** The header values in force at `time` (a finite number); only a timed path has more than one period. */

@@ -558,8 +558,7 @@ function derivedPart (value: unknown, step: VersionStep, shared: SharedSchemas, 
 // schema may not have both of.
 function requestSchemas (schema: FastifySchema | undefined): FastifySchema {
   const own: Record<string, unknown> = { ...schema }
-  const parts: Record<string, unknown> = { body: own.body, querystring: own.querystring ?? own.query, params: own.params, headers: own.headers }
-  return Object.fromEntries(Object.entries(parts).filter(([, part]) => part !== undefined))
+  return Object.fromEntries(PARTS.map(part => [part, part === 'querystring' ? own.querystring ?? own.query : own[part]]).filter(([, value]) => value !== undefined))
 }
 
 // A version's schema as Fastify takes a route's: the route's own, with the version's parts.
