@@ -7,6 +7,8 @@ import type { SharedSchemas } from '../version-changes/shared-ref.js'
 import { stepsOf } from '../version-changes/version-steps.js'
 import { markSharedCopies } from '../version-changes/shared-copies.js'
 import { SCHEMA_REF } from './component-ref.js'
+import { DATA_KEYWORDS } from '../util/data-keywords.js'
+import { isObject } from '../util/is-object.js'
 
 /**
  * The webhooks of the plugin's `webhooks` option in a version's document: in an OpenAPI 3.1 document, each one the
@@ -46,14 +48,34 @@ export function documentWebhooks (document: OpenApiDocument, version: ApiVersion
 // without `$id`, each `$ref` to a shared schema (`Customer#`, `Customer#/properties/id`) one to its component, as
 // @fastify/swagger writes them, and each local one (`#/properties/id`) under `base`.
 function asDocumented (schema: unknown, base: string): unknown {
-  return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
-    if (key === '$id') return undefined
-    if (key !== '$ref' || typeof value !== 'string') return value
-    if (value.startsWith('#')) return base + value.slice(1)
-    const hash = value.indexOf('#')
-    return hash === -1 ? SCHEMA_REF + value : SCHEMA_REF + value.slice(0, hash) + value.slice(hash + 1)
-  })
+  return documented(JSON.parse(JSON.stringify(schema)), base)
 }
+
+// Where `$id` and `$ref` are keywords: not in data (an example's `$id`), nor as the names of a map of schemas (a
+// property called `$id`), whose values are schemas all the same.
+function documented (node: unknown, base: string): unknown {
+  if (Array.isArray(node)) return node.map(item => documented(item, base))
+  if (!isObject(node)) return node
+  const entries: Array<[string, unknown]> = []
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$id') continue
+    if (key === '$ref' && typeof value === 'string') entries.push([key, documentedRef(value, base)])
+    else if (DATA_KEYWORDS.has(key)) entries.push([key, value])
+    else if (NAME_MAPS.has(key) && isObject(value)) entries.push([key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, documented(child, base)]))])
+    else entries.push([key, documented(value, base)])
+  }
+  // From entries: a key `__proto__` stays a property.
+  return Object.fromEntries(entries)
+}
+
+function documentedRef (ref: string, base: string): string {
+  if (ref.startsWith('#')) return base + ref.slice(1)
+  const hash = ref.indexOf('#')
+  return hash === -1 ? SCHEMA_REF + ref : SCHEMA_REF + ref.slice(0, hash) + ref.slice(hash + 1)
+}
+
+// Keywords whose keys are names (of properties, definitions, dependencies) and whose values are schemas.
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'])
 
 // RFC 6901: a name as a JSON pointer's token.
 function escapePointer (name: string): string {

@@ -106,7 +106,7 @@ t.test("each OpenAPI 3.1 document has its version's webhooks; a 3.0 document say
 t.test('what a document has of webhooks: refs of every form, a version the list lacks, a 3.0 description, what transformObject leaves', async t => {
   const app = Fastify()
   app.addSchema(Customer)
-  const Refund = { $id: 'Refund', type: 'object', properties: { by: { $ref: 'Customer' }, of: { $ref: 'Customer#/properties/id' }, again: { $ref: '#/properties/by' } } }
+  const Refund = { $id: 'Refund', type: 'object', properties: { by: { $ref: 'Customer' }, of: { $ref: 'Customer#/properties/id' }, again: { $ref: '#/properties/by' } }, examples: [{ $id: 'r-1' }] }
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0' }, { version: '1.0' }], webhooks: { 'order/refunded~': { schema: Refund } } })
   await app.register(apiVersioningOpenApi, {
     openapi: { openapi: '3.1.0', info: { title: 'Orders', version: 'x' } },
@@ -119,8 +119,9 @@ t.test('what a document has of webhooks: refs of every form, a version the list 
   const refunded = (documentOf(app, '2.0').webhooks as Record<string, any>)['order/refunded~'].post
   t.same(refunded.requestBody.content['application/json'].schema, {
     type: 'object',
-    properties: { by: { $ref: '#/components/schemas/Customer' }, of: { $ref: '#/components/schemas/Customer/properties/id' }, again: { $ref: '#/webhooks/order~1refunded~0/post/requestBody/content/application~1json/schema/properties/by' } }
-  }, 'without $id; a local $ref where the schema is')
+    properties: { by: { $ref: '#/components/schemas/Customer' }, of: { $ref: '#/components/schemas/Customer/properties/id' }, again: { $ref: '#/webhooks/order~1refunded~0/post/requestBody/content/application~1json/schema/properties/by' } },
+    examples: [{ $id: 'r-1' }]
+  }, 'without $id; a local $ref where the schema is; an example\'s $id kept')
   t.same(await allProblems(app), [], 'every $ref resolves')
   t.notOk('description' in refunded)
   t.equal(documentOf(app, '0.5').webhooks, undefined, 'a version the list lacks: no payload of it')
