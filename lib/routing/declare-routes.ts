@@ -8,7 +8,7 @@ import { hiddenRoute, isHiddenRoute, type DeclaredRoute } from './hidden-route.j
 import { append, prepend, toArray } from './hook-lists.js'
 import { createNearMissWarnings } from './near-misses.js'
 import { onlyFor } from './served-only.js'
-import { CHANGES_OPTION, kSent, kServesAll, type DocumentedShape, type RouteChanges, type SentBody } from './route-changes.js'
+import { CHANGES_OPTION, kEnterOlder, kSent, kServesAll, type DocumentedShape, type EnterOlder, type RouteChanges, type SentBody } from './route-changes.js'
 import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-counting.js'
 import type { HookOptions, RouteHooks } from './route-hooks.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
@@ -204,7 +204,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (inHooks !== null) route.onResponse = append(route.onResponse, inHooks.onResponse)
     route.onSend = spanFirst(counting, 'onSend', route.onSend)
     if (answers) {
-      lastOnRequest(route, hooks.ownProblem)
+      const enter = (route as { [kEnterOlder]?: EnterOlder })[kEnterOlder]
+      lastOnRequest(route, enter === undefined ? hooks.ownProblem : hooks.ownProblemEntering(enter))
       variants[0].hasFallback = true
     }
     const versions = [...texts]

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify'
 import type { DeclaredRoute } from './hidden-route.js'
 import type { RouteDeclaration } from './route-table.js'
+import type { VersionOutcome } from '../request/outcome.js'
 
 /** The route option of a route written for the newest version of the plugin's `versionChanges` option. */
 export const CHANGES_OPTION = 'versionChanges'
@@ -18,6 +19,17 @@ export const kServesAll = Symbol.for('fastify-api-versioning.servesAll')
  * RouteHooks.withSent): one hook where there would be two, each a step of Fastify's onSend runner.
  */
 export const kSent = Symbol.for('fastify-api-versioning.sent')
+
+/**
+ * Set by `expand` on a route that serves every version of a `versionChanges` route where its older versions'
+ * requests have steps of their own (validation and conversion before Fastify's): the plugin's onRequest hook that
+ * answers the route's problems runs it on every other request, and it moves a request of an older version onto a
+ * context of the route's with those steps (see version-changes/older-context.ts), so that the newest's pass none.
+ */
+export const kEnterOlder = Symbol.for('fastify-api-versioning.enterOlder')
+
+/** Moves a request of an older version (by its outcome, which the router made) onto its steps (see kEnterOlder); the error that keeps it from them, if any. */
+export type EnterOlder = (request: FastifyRequest, outcome: VersionOutcome) => Error | undefined
 
 /** A response's payload at the plugin's onSend hook, made its version's: as it is, or a promise of it; throws where it cannot be sent. */
 export type SentBody = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown

@@ -3,7 +3,7 @@ import { ApiVersion } from '../api-version.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { MEDIA_TYPE, NONE, ONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
-import type { SentBody } from './route-changes.js'
+import type { EnterOlder, SentBody } from './route-changes.js'
 import { sourceOfServed } from '../request/source.js'
 import { kOutcome, type RawRequest, type ReaderOptions, type RequestReader } from '../request/request-reader.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
@@ -216,6 +216,19 @@ export function createRouteHooks (parts: HookParts) {
   }
 
   /**
+   * ownProblem for a route whose older versions' requests have steps of their own: any other request is moved onto
+   * them where it is of an older version (see route-changes.ts, kEnterOlder).
+   */
+  function ownProblemEntering (enter: EnterOlder): onRequestHookHandler {
+    return function apiVersionOwnProblem (request, reply, done) {
+      const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
+      if (!outcome.fallback) return done(enter(request, outcome))
+      reply.serializer(problemJson)
+      apiVersionProblem(request, reply)
+    }
+  }
+
+  /**
    * The routes of `get('')` under a prefix take `/prefix` only, those of `get('/')` take `/prefix/` as well, and
    * Fastify tells the two apart only after the hooks that see them have run. So the hidden route of a prefix's
    * root takes both, and sends `/prefix/` to the not-found handler unless one of its routes takes it.
@@ -259,6 +272,7 @@ export function createRouteHooks (parts: HookParts) {
     neutralOutcome,
     answerProblem: apiVersionProblem,
     ownProblem,
+    ownProblemEntering,
     prefixRoot,
     /** The served version's header hook of a route (see servedHeader); null when the option is off. */
     servedHeader: (bound: boolean, segment: PathSegment | null, declared: ReadonlyMap<string, string>) => options.servedHeader === null ? null : servedHeader(options.servedHeader, bound, segment, declared),

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest, onErrorHookHandler, preHandlerHookHa
 import type { ApiVersion } from '../api-version.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
-import type { SentBody } from '../routing/route-changes.js'
+import type { EnterOlder, SentBody } from '../routing/route-changes.js'
+import { olderContexts } from './older-context.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
@@ -25,6 +26,11 @@ export interface OlderRouteHooks {
   readonly onError: onErrorHookHandler | null
   /** What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent); null for nothing. */
   readonly sent: SentBody | null
+  /**
+   * On a route that serves every version, instead of the preValidation and preHandler hooks: moves a request of an
+   * older version onto them (see routing/route-changes.ts, kEnterOlder); null where they have none.
+   */
+  readonly enter: EnterOlder | null
 }
 
 /** The shapes of a route's versions, made when first asked (see expandRoute). */
@@ -144,8 +150,15 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     return need === 'none' ? body : convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
   }
 
+  // On the route that serves every version, an older request's validation before Fastify's (and, where the route
+  // attaches errors, the step that gives the handler the client's) on a context of the route's that only older
+  // requests run on (see older-context.ts): the newest's requests pass neither step.
+  const steps = mode.newest === 'differ' ? olderContexts({ preValidation, preHandler: attachValidation ? validated : null }) : null
+  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? undefined : steps(request)
+
   const responds = mode.responds
   return {
+    enter,
     preValidation: mode.newest === 'same' ? null : preValidation,
     preHandler: mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
     preSerialization: responds ? preSerialization : null,

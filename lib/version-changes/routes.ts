@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
-import { CHANGES_OPTION as OPTION, kSent, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
+import { CHANGES_OPTION as OPTION, kEnterOlder, kSent, kServesAll, type DocumentedShape } from '../routing/route-changes.js'
 import { AFTER_ANSWER, onlyFor } from '../routing/served-only.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
@@ -169,7 +169,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
     const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', responds: !respondsAlike })
-    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...every, ...withHooks(route, hooks) })
+    // The steps of its older versions' requests, where they have some, only on those requests (see kEnterOlder).
+    const own = hooks.enter === null ? hooks : { ...hooks, preValidation: null, preHandler: null }
+    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...hooks.enter === null ? {} : { [kEnterOlder]: hooks.enter }, ...every, ...withHooks(route, own) })
     return
   }
   // Where the route serves the newest versions too, its request schemas (the newest's) are validated after an older

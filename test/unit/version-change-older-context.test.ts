@@ -1,0 +1,87 @@
+import t from 'tap'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
+import { olderContexts } from '../../lib/version-changes/older-context.js'
+
+// On the route that serves every version of a versionChanges route, an older version's request whose schemas differ
+// from the newest's is validated and converted before Fastify validates it: steps only its requests take, on a copy
+// of the route's context (Fastify reads its hooks there at each step). The newest's requests pass none of them.
+
+const Thing = Type.Object({ id: Type.Integer(), name: Type.String(), rush: Type.Optional(Type.Boolean({ default: false })) })
+const renamed = versionChange({ description: "Things have a 'name' (it was 'title').", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }] })
+const VERSIONS: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0' }]
+
+// The names of the preValidation and preHandler hooks a request ran on, by version.
+function stepsSeen (server: FastifyInstance, seen: Map<string, unknown>): void {
+  server.addHook('onResponse', async request => {
+    const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
+    const context = (request as unknown as Record<symbol, Record<string, Array<{ name: string }> | null>>)[key]
+    const names = (kind: string): string[] => (context[kind] ?? []).map(hook => hook.name.replace(/^bound /, ''))
+    seen.set(`${request.method} ${(request.query as Record<string, string>)['api-version']}`, [names('preValidation'), names('preHandler')])
+  })
+}
+
+const post = async (server: FastifyInstance, version: string, payload: object) =>
+  await server.inject({ method: 'POST', url: `/things?api-version=${version}`, payload })
+
+t.test('the newest version\'s requests pass no step of the older ones; an older one\'s run after the route\'s own, a later plugin\'s too', async t => {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  const seen = new Map<string, unknown>()
+  stepsSeen(server, seen)
+  const bodies: unknown[] = []
+  // A plugin registered later adds its preValidation hook to every route.
+  server.register(async scoped => {
+    scoped.addHook('onRoute', route => { route.preValidation = [...[route.preValidation ?? []].flat(), async function later (request: FastifyRequest) { bodies.push(['later', { ...request.body as object }]) }] as never })
+    scoped.post('/things', {
+      versionChanges: true,
+      schema: { body: Thing },
+      preValidation: async function own (request) { bodies.push(['own', { ...request.body as object }]) }
+    }, async request => request.body)
+  })
+  await server.ready()
+  for (let i = 0; i < 2; i++) {
+    t.same((await post(server, '1.0', { id: 1, title: 'a' })).json(), { id: 1, name: 'a', rush: false }, 'converted up, given the newest\'s default')
+    t.same((await post(server, '2.0', { id: 2, name: 'b' })).json(), { id: 2, name: 'b', rush: false })
+  }
+  t.same(seen.get('POST 2.0'), [['own', 'later'], []], 'the newest: the route\'s own hooks only')
+  t.same(seen.get('POST 1.0'), [['own', 'later', 'apiVersionValidation'], []], 'an older one: its validation and conversion last, right before Fastify\'s validation')
+  t.same(bodies.splice(0, 4), [['own', { id: 1, title: 'a' }], ['later', { id: 1, title: 'a' }], ['own', { id: 2, name: 'b' }], ['later', { id: 2, name: 'b' }]], 'each hook sees the body as the client sent it')
+  const invalid = await post(server, '1.0', { id: 1, name: 'a' })
+  t.same([invalid.statusCode, invalid.json().message], [400, "body must have required property 'title'"], 'validated by its own schema')
+})
+
+t.test('where the route attaches validation errors: an older request\'s handler gets its own version\'s error', async t => {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  const seen = new Map<string, unknown>()
+  stepsSeen(server, seen)
+  server.post('/things', { versionChanges: true, attachValidation: true, schema: { body: Thing } }, async request => request.validationError?.message ?? request.body)
+  await server.ready()
+  t.equal((await post(server, '1.0', { id: 1 })).body, "body must have required property 'title'")
+  t.same((await post(server, '1.0', { id: 1, title: 'a' })).json(), { id: 1, name: 'a', rush: false })
+  t.equal((await post(server, '2.0', { id: 1 })).body, "body must have required property 'name'")
+  t.same(seen.get('POST 1.0'), [['apiVersionValidation'], ['apiVersionValidated']])
+  t.same(seen.get('POST 2.0'), [[], []])
+})
+
+t.test('a GET route and its HEAD route: each context has its own copy', async t => {
+  const Query = Type.Object({ limit: Type.Optional(Type.Integer()) })
+  const change = versionChange({ description: "'limit' (it was 'max').", fields: [{ schema: Query, field: 'limit', renamedFrom: 'max' }] })
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const queries: unknown[] = []
+  server.get('/things', { versionChanges: true, schema: { querystring: Query } }, async request => { queries.push(request.query); return 'ok' })
+  await server.ready()
+  for (const method of ['GET', 'HEAD', 'GET', 'HEAD'] as const) {
+    t.equal((await server.inject({ method, url: '/things?api-version=1.0&max=2' })).statusCode, 200, method)
+    t.same(queries.pop(), { 'api-version': '1.0', limit: 2 }, `${method}: converted`)
+  }
+  t.equal((await server.inject({ method: 'HEAD', url: '/things?api-version=1.0&max=x' })).statusCode, 400)
+})
+
+t.test('olderContexts: a request Fastify keeps no route context on is answered with an error, never served unconverted', async t => {
+  const enter = olderContexts({ preValidation: null, preHandler: null })
+  t.match(enter({ server: {} } as unknown as FastifyRequest), { statusCode: 500, code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: /Fastify keeps no route context on this request/ })
+})
