@@ -16,12 +16,14 @@ export interface OlderSteps {
  * is answered with it rather than served unconverted.
  */
 export function olderContexts (steps: OlderSteps): (request: FastifyRequest) => Error | undefined {
-  const copies = new WeakMap<object, object>()
+  // Made at the first older request: a route that never gets one keeps no map.
+  let copies: WeakMap<object, object> | null = null
   return function enterOlder (request) {
     const key = routeContextKey(request)
     if (key === undefined) return serverError('FST_API_VERSIONING_CONVERSION_FAILED', 'fastify-api-versioning: Fastify keeps no route context on this request, where the plugin moves a request of an older version onto its steps; this Fastify is not one the plugin supports')
     const holder = request as unknown as Record<symbol, object>
     const context = holder[key]
+    copies ??= new WeakMap()
     let copy = copies.get(context)
     if (copy === undefined) copies.set(context, copy = copyOf(context as Record<string, unknown>, steps, request.server))
     holder[key] = copy
