@@ -85,8 +85,8 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
   // instructions, where an older version's whole conversion costs a few thousand.
   const preValidation: preValidationHookHandler = function apiVersionValidation (request, reply, done) {
     const outcome = outcomeOf(request)
-    const shape = shapeOf(outcome)
-    if (shape === null) return done()
+    // Only a request of an older shape runs it: on the route of the older versions, or moved onto it (see enter).
+    const shape = shapeOf(outcome) as OlderShape
     const validate = shape.validation
     const result = validate === null ? false : validate(request)
     if (result === false) return up(shape, request, done, trust)
