@@ -209,10 +209,7 @@ export function createRouteHooks (parts: HookParts) {
   // preParsing hook, as the hidden route's: on every request of the route, Fastify's preParsing step costs more.
   const ownProblem: onRequestHookHandler = function apiVersionOwnProblem (request, reply, done) {
     if (!((request.raw as RawRequest)[kOutcome] as VersionOutcome).fallback) return done()
-    // As on a hidden route, which has no schema: what a writer of the app's sends is JSON, whatever the route's
-    // response schema of that status says.
-    reply.serializer(problemJson)
-    apiVersionProblem(request, reply)
+    answerOwnProblem(request, reply)
   }
 
   /**
@@ -223,9 +220,15 @@ export function createRouteHooks (parts: HookParts) {
     return function apiVersionOwnProblem (request, reply, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
       if (!outcome.fallback) return done(enter(request, outcome))
-      reply.serializer(problemJson)
-      apiVersionProblem(request, reply)
+      answerOwnProblem(request, reply)
     }
+  }
+
+  // As on a hidden route, which has no schema: what a writer of the app's sends is JSON, whatever the route's
+  // response schema of that status says.
+  function answerOwnProblem (request: FastifyRequest, reply: FastifyReply): void {
+    reply.serializer(problemJson)
+    apiVersionProblem(request, reply)
   }
 
   /**
