@@ -37,9 +37,9 @@ function trusting (context: Record<string | symbol, unknown>, hook: string): boo
   const hooks = context.preValidation
   // Fastify binds a route's hooks: `bound <name>`.
   if (!Array.isArray(hooks) || (hooks.at(-1) as { name?: unknown }).name !== `bound ${hook}`) return false
-  // The context may be a copy of the route's (see older-context.ts), which holds Fastify's validators; a wrapper
-  // goes on the copy itself.
-  const key = [context, Object.getPrototypeOf(context) as object].flatMap(holder => Object.getOwnPropertySymbols(holder)).find(own => own.description === 'body-schema')
+  // The context may be a copy of the route's (see older-context.ts): it holds Fastify's validators as its own, and
+  // the wrapper goes on it.
+  const key = Object.getOwnPropertySymbols(context).find(own => own.description === 'body-schema')
   const given = key === undefined ? undefined : context[key]
   if (typeof given === 'function') context[key as symbol] = passing(given as Validate)
   // A body schema by media type (`content`): a validator for each.

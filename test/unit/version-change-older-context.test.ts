@@ -1,4 +1,5 @@
 import t from 'tap'
+import { setFlagsFromString } from 'node:v8'
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
@@ -79,6 +80,31 @@ t.test('a GET route and its HEAD route: each context has its own copy', async t 
     t.same(queries.pop(), { 'api-version': '1.0', limit: 2 }, `${method}: converted`)
   }
   t.equal((await server.inject({ method: 'HEAD', url: '/things?api-version=1.0&max=x' })).statusCode, 400)
+})
+
+// V8's own answer, through its natives syntax (allowed from here on, for functions compiled after this line).
+setFlagsFromString('--allow-natives-syntax')
+// eslint-disable-next-line no-new-func
+const sameKind = new Function('a', 'b', 'return %HaveSameMap(a, b) && %HasFastProperties(a)') as (a: object, b: object) => boolean
+
+t.test('copies of the contexts of different routes are objects of one kind for V8, as the contexts are', async t => {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  const contexts = new Map<string, object>()
+  server.addHook('onResponse', async request => {
+    const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
+    contexts.set(`${request.url.split('?')[0]} ${(request.query as Record<string, string>)['api-version']}`, (request as unknown as Record<symbol, object>)[key])
+  })
+  for (const url of ['/a', '/b']) server.post(url, { versionChanges: true, schema: { body: Thing } }, async request => request.body)
+  await server.ready()
+  for (const url of ['/a', '/b']) {
+    for (const version of ['1.0', '2.0']) t.equal((await server.inject({ method: 'POST', url: `${url}?api-version=${version}`, payload: { id: 1, [version === '1.0' ? 'title' : 'name']: 'x' } })).statusCode, 200)
+  }
+  const [a, b, olderA, olderB] = ['/a 2.0', '/b 2.0', '/a 1.0', '/b 1.0'].map(key => contexts.get(key) as object)
+  t.ok(sameKind(a, b), 'the routes\' own contexts')
+  t.not(olderA, a, 'an older request runs on a copy')
+  // Else Fastify's reads of a context's properties, on every request of every route, see a kind a route.
+  t.ok(sameKind(olderA, olderB), 'the copies of two routes\' contexts')
 })
 
 t.test('olderContexts: a request Fastify keeps no route context on is answered with an error, never served unconverted', async t => {
