@@ -181,7 +181,7 @@ function follow (ref: string, base: string, walk: Walk): Target | null {
 
 // The keywords under which Ajv looks for subschemas, and so for plain names (json-schema-traverse, with allKeys).
 const SCHEMA_ARRAYS = new Set(['items', 'allOf', 'anyOf', 'oneOf'])
-const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependencies'])
+const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependencies', 'dependentSchemas'])
 const PLAIN_NAMES = new Set(['$id', '$anchor', '$dynamicAnchor'])
 const NO_SCHEMA = new Set(['default', 'enum', 'const', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
 

@@ -501,7 +501,7 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
       const result = derivedPart(value, step, shared, applied)
       for (const rule of applied) {
         if (rule.kind !== 'changed' && locatorOf(value, only(rule), shared) === null) {
-          fail(label, `the change of ${step.version}, ${rule.at}, changes a schema that its ${part} holds only where no value is converted (under not, if, then, else, contains, propertyNames or dependentSchemas); older versions would be told one shape and served another: hold that schema under properties, items, additionalProperties, patternProperties, allOf, anyOf or oneOf, or change the schema around it`)
+          fail(label, `the change of ${step.version}, ${rule.at}, changes a schema that its ${part} holds only where no value is converted (under not, if, then, else, contains, propertyNames, dependentSchemas or dependencies); older versions would be told one shape and served another: hold that schema under properties, items, additionalProperties, patternProperties, allOf, anyOf or oneOf, or change the schema around it`)
         }
       }
       return result

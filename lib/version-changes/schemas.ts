@@ -13,7 +13,8 @@ type Schema = Record<string, unknown>
 // Keywords whose values are schemas of the value or its parts, and keywords whose values are lists or maps of them.
 const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
-const MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']
+// `dependencies` (draft-07, Fastify's default Ajv) holds schemas and lists of names: a list is no schema, kept as it is.
+const MAP = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']
 
 /**
  * The schema as the version before `step` sees it: the newer `schema` with the step's field and enum rules applied wherever

@@ -68,10 +68,13 @@ t.test('a field a schema for convertToApiVersion alone needs converted: a respon
 t.test('a schema held only where no value is converted, or copied with local refs that would resolve elsewhere, is refused', async t => {
   const Line = Type.Object({ sku: Type.String() })
   const change = versionChange({ description: 'x', fields: [{ schema: Line, field: 'sku', renamedFrom: 'code' }] })
-  await t.rejects(started(app => app.post('/lines', { versionChanges: true, schema: { body: { type: 'object', if: Line, then: { required: ['sku'] } } } }, async () => 'ok'), list(change)), {
-    code: 'FST_API_VERSIONING_INVALID_DECLARATION',
-    message: /route POST \/lines: the change of 2\.0, fields\[0\], changes a schema that its body holds only where no value is converted \(under not, if, then, else, contains, propertyNames or dependentSchemas\)/
-  })
+  const held = { if: { type: 'object', if: Line, then: { required: ['sku'] } }, dependentSchemas: { type: 'object', dependentSchemas: { kind: Line } }, dependencies: { type: 'object', dependencies: { kind: Line, rush: ['kind'] } } }
+  for (const [keyword, body] of Object.entries(held)) {
+    await t.rejects(started(app => app.post('/lines', { versionChanges: true, schema: { body } }, async () => 'ok'), list(change)), {
+      code: 'FST_API_VERSIONING_INVALID_DECLARATION',
+      message: /route POST \/lines: the change of 2\.0, fields\[0\], changes a schema that its body holds only where no value is converted \(under not, if, then, else, contains, propertyNames, dependentSchemas or dependencies\)/
+    }, keyword)
+  }
   const Shared = { $id: 'Shared', type: 'object', definitions: { line: Line }, properties: { line: { $ref: '#/definitions/line' } } }
   await t.rejects(started(app => {
     app.addSchema(Shared)

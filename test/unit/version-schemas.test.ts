@@ -5,8 +5,9 @@ import apiVersioning from '../../lib/index.js'
 import { build as buildApp } from './helpers.js'
 
 // Ajv as strict as an app can make it: additional properties are rejected, not removed. An app that uses $anchor
-// names it as a keyword: Ajv 8 resolves it, but knows it as no keyword in strict mode, whatever the draft.
-const strict = { ajv: { customOptions: { removeAdditional: false as const, keywords: ['$anchor'] } } }
+// names it as a keyword: Ajv 8 resolves it, but knows it as no keyword in strict mode, whatever the draft (as
+// dependentSchemas, a keyword of draft 2019-09, not of Fastify's default draft-07 Ajv).
+const strict = { ajv: { customOptions: { removeAdditional: false as const, keywords: ['$anchor', 'dependentSchemas'] } } }
 
 async function build (routes: (app: FastifyInstance) => void): Promise<FastifyInstance> {
   const app = Fastify(strict) as unknown as FastifyInstance
@@ -129,8 +130,10 @@ t.test('a $ref to a plain-name fragment ($id \'#name\' or $anchor), into a share
     app.get('/local', { apiVersions: '1.0', schema: { querystring: { definitions: { q: { ...own, $anchor: 'q' }, r: { ...own, $id: '#r' } }, allOf: [{ $ref: '#q' }], anyOf: [{ $ref: '#r' }] } } }, async request => request.query)
     app.get('/deep', { apiVersions: '1.0', schema: { querystring: { $ref: 'Deep#/definitions/query' } } }, async request => request.query)
     app.get('/nested', { apiVersions: '1.0', schema: { querystring: { definitions: { q: { ...own, properties: { page: { $anchor: 'page', type: 'integer' } } } }, allOf: [{ $ref: '#/definitions/q' }], properties: { page: { $ref: '#page' } } } } }, async request => request.query)
+    // Under a map of schemas by property name, a name that is also a keyword (`format`) names a schema all the same.
+    app.get('/dependent', { apiVersions: '1.0', schema: { querystring: { dependentSchemas: { format: { ...own, $id: '#f' } }, allOf: [{ $ref: '#f' }] } } }, async request => request.query)
   })
-  for (const url of ['/named', '/anchored', '/both', '/local', '/deep', '/nested']) {
+  for (const url of ['/named', '/anchored', '/both', '/local', '/deep', '/nested', '/dependent']) {
     t.same((await app.inject(`${url}?api-version=1.0&page=2`)).json(), { 'api-version': '1.0', page: 2 }, url)
     t.same((await app.inject(`${url}?v=1.0`)).json(), { v: '1.0' }, url)
     t.equal((await app.inject(`${url}?api-version=1.0&other=1`)).statusCode, 400, `${url}: other names are still rejected`)
