@@ -317,11 +317,17 @@ function downward (plan: StepPlan, ks: readonly number[], writtenNamedOnly: bool
       return value
     }
   }
+  // A step's renames come after its migrations, which may change the status (a status change is one): its renames
+  // read the body's schema at the status it had before them, under which the step's newer version holds that schema.
   return async (reply, body) => {
     const box = { value: body }
+    let status = reply.statusCode
     for (const entry of program) {
-      if ('steps' in entry) box.value = rename(entry, reply.statusCode, box.value)
-      else await migrateResponse(entry, reply, box)
+      if ('steps' in entry) box.value = rename(entry, status, box.value)
+      else {
+        status = reply.statusCode
+        await migrateResponse(entry, reply, box)
+      }
     }
     return box.value
   }

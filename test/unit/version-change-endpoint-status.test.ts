@@ -52,3 +52,17 @@ t.test("a status change that cannot be said of the route's schema fails at start
   const { post: unwritten } = await service([created], {})
   t.same(await unwritten('1.0'), [200, { id: 7, total: 12.5, extra: 1 }], 'a route without response schemas: its status alone')
 })
+
+t.test('a field renamed in a version older than a status change is converted on the responses of the versions before it', async t => {
+  const renamed = versionChange({ description: "An order's 'total' (it was 'amount').", fields: [{ schema: Order, field: 'total', renamedFrom: 'amount' }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [created] }, { version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+  app.post('/orders', { versionChanges: true, schema: { response: { 201: Order } } }, async (request, reply) => reply.code(201).send({ id: 7, total: 12.5 }))
+  await app.ready()
+  const post = async (version: string) => {
+    const reply = await app.inject({ method: 'POST', url: `/orders?api-version=${version}` })
+    return [reply.statusCode, reply.json()] as const
+  }
+  t.same(await post('2.0'), [200, { id: 7, total: 12.5 }])
+  t.same(await post('1.0'), [200, { id: 7, amount: 12.5 }], 'renamed, under the status 2.0 answers')
+})
