@@ -5,7 +5,9 @@ import { isObject } from '../util/is-object.js'
  * answered in one place for every copy a schema may have:
  * - a copy derived for an older version stands for the schema it was made from;
  * - a node of a shared schema is Fastify's deep copy of what `addSchema` was given (nested schemas included), so
- *   there it is recognised by its shape: the same keywords and values as the schema the instruction names.
+ *   there it is recognised by its shape: the same keywords and values as the schema the instruction names;
+ * - a copy one level deep (TypeBox's `Type.Optional` and `Type.Readonly`, a spread that adds a description) holds
+ *   the schema's very values: it is that schema, as an instruction about its fields or members is about it.
  */
 
 // Derived copy → the app's schema it was made from.
@@ -42,7 +44,26 @@ export function names (rule: { schema: unknown, id: string | null }, node: objec
   const origin = originOf(node)
   if (origin === rule.schema) return true
   if (rule.id !== null && (origin as { $id?: unknown }).$id === rule.id) return true
-  return copied.has(origin) && isObject(rule.schema) && !copied.has(rule.schema) && sameShape(origin, rule.schema)
+  if (!isObject(rule.schema)) return false
+  if (copied.has(origin)) return !copied.has(rule.schema) && sameShape(origin, rule.schema)
+  return isShallowCopy(origin as Record<string, unknown>, rule.schema)
+}
+
+// What a one-level copy may add: words about the value, not rules of it.
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly'])
+
+// Whether `node` has every keyword of `schema` with the very same value, an object among them (`properties`, `enum`,
+// `anyOf`: a schema of scalars alone is matched by identity), and otherwise annotations only.
+function isShallowCopy (node: Record<string, unknown>, schema: Record<string, unknown>): boolean {
+  let shares = false
+  for (const key of Object.keys(schema)) {
+    const value = schema[key]
+    if (node[key] !== value || !Object.hasOwn(node, key)) return false
+    shares ||= typeof value === 'object' && value !== null
+  }
+  if (!shares) return false
+  for (const key of Object.keys(node)) if (!Object.hasOwn(schema, key) && !ANNOTATIONS.has(key)) return false
+  return true
 }
 
 function shapeOf (node: object): string | null {

@@ -11,8 +11,9 @@ import type { FieldStep } from './version-steps.js'
 type Schema = Record<string, unknown>
 
 // Keywords whose values are schemas of the value or its parts, and keywords whose values are lists or maps of them.
-const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems']
+// `items` is either: a schema of every item, or (draft-07, TypeBox's Type.Tuple) a list, the tuple's.
+const ONE = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']
+const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']
 // `dependencies` (draft-07, Fastify's default Ajv) holds schemas and lists of names: a list is no schema, kept as it is.
 const MAP = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']
 

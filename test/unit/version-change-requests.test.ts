@@ -129,3 +129,45 @@ t.test("a validator's errors that are no objects, and a migration that returns n
   t.match((await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: '2' } })).json().message, /\(body total is not one\)/)
   t.match((await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: 'null' } })).json().message, /its migrate returned null, where the request body it converts is an object/)
 })
+
+t.test("a schema in a draft-07 tuple (TypeBox's Type.Tuple): each version validated, converted and written as its own", async t => {
+  const Named = Type.Object({ name: Type.String() })
+  const change = versionChange({ description: "'name' (it was 'title').", fields: [{ schema: Named, field: 'name', renamedFrom: 'title' }] })
+  const Pair = Type.Object({ pair: Type.Tuple([Named, Type.String()]), single: Type.Optional(Named) })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const seen: unknown[] = []
+  app.get('/pair', { versionChanges: true, schema: { response: { 200: Pair } } }, async () => ({ pair: [{ name: 'a' }, 's'], single: { name: 'b' } }))
+  app.post('/pair', { versionChanges: true, schema: { body: Pair } }, async request => { seen.push(request.body); return 'ok' })
+  await app.ready()
+  t.same((await app.inject('/pair?api-version=1.0')).json(), { pair: [{ title: 'a' }, 's'], single: { title: 'b' } })
+  t.same((await app.inject('/pair?api-version=2.0')).json(), { pair: [{ name: 'a' }, 's'], single: { name: 'b' } })
+  t.equal((await app.inject({ method: 'POST', url: '/pair?api-version=1.0', payload: { pair: [{ title: 'a' }, 's'] } })).statusCode, 200)
+  t.same(seen, [{ pair: [{ name: 'a' }, 's'] }], 'converted up')
+  t.equal((await app.inject({ method: 'POST', url: '/pair?api-version=1.0', payload: { pair: [{ name: 'a' }, 's'] } })).statusCode, 400, "validated by its version's schema")
+})
+
+t.test("a schema a route holds as TypeBox's Type.Optional (a copy of it) is converted, validated and written as the schema itself", async t => {
+  const Address = Type.Object({ postcode: Type.String() })
+  const Status = Type.Union([Type.Literal('open'), Type.Literal('shipped')])
+  const change = versionChange({
+    description: "'postcode' (it was 'zip'); 'shipped' (it was 'sent').",
+    fields: [{ schema: Address, field: 'postcode', renamedFrom: 'zip' }],
+    enums: [{ schema: Status, added: ['shipped'] }, { schema: Status, removed: ['sent'] }],
+    responses: [{ schema: Status, migrate: response => { if (response.body === 'shipped') response.body = 'sent' } }],
+    requests: [{ schema: Status, migrate: request => { if (request.body === 'sent') request.body = 'shipped' } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  const seen: unknown[] = []
+  app.get('/whole', { versionChanges: true, schema: { response: { 200: Type.Object({ address: Address, status: Status }) } } }, async () => ({ address: { postcode: 'P' }, status: 'shipped' }))
+  app.get('/optional', { versionChanges: true, schema: { querystring: Type.Object({ status: Type.Optional(Status) }), response: { 200: Type.Object({ address: Type.Optional(Address), status: Type.Optional(Status) }) } } }, async request => {
+    seen.push({ ...request.query as object })
+    return { address: { postcode: 'P' }, status: 'shipped' }
+  })
+  await app.ready()
+  t.same((await app.inject('/whole?api-version=1.0')).json(), { address: { zip: 'P' }, status: 'sent' })
+  t.same((await app.inject('/optional?api-version=1.0&status=sent')).json(), { address: { zip: 'P' }, status: 'sent' })
+  t.same(seen, [{ 'api-version': '1.0', status: 'shipped' }], "the version's enum, converted up")
+  t.same((await app.inject('/optional?api-version=2.0')).json(), { address: { postcode: 'P' }, status: 'shipped' })
+})

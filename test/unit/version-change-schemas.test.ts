@@ -49,6 +49,8 @@ t.test('the schemas an instruction names are found wherever a schema holds them,
     byName: Type.Record(Type.String(), Line),
     other: Other,
     pair: Type.Unsafe({ type: 'array', prefixItems: [Line, { type: 'integer' }] }),
+    tuple: Type.Tuple([Line, Type.Integer()]),
+    rest: Type.Unsafe({ type: 'array', items: [{ type: 'integer' }], additionalItems: Line }),
     open: Type.Unsafe({ anyOf: [true, Line] })
   })
   const older = deriveSchema(Order, step([{ schema: Line, field: 'sku', renamedFrom: 'code' }]), none) as Schema
@@ -59,6 +61,9 @@ t.test('the schemas an instruction names are found wherever a schema holds them,
   t.same(Object.keys(older.properties.both.allOf[0].properties), ['code'], 'a member of allOf')
   t.same(Object.keys(older.properties.byName.patternProperties['^(.*)$'].properties), ['code'], 'patternProperties')
   t.same(Object.keys(older.properties.pair.prefixItems[0].properties), ['code'], 'a tuple')
+  t.same(Object.keys(older.properties.tuple.items[0].properties), ['code'], "a draft-07 tuple (TypeBox's Type.Tuple)")
+  t.equal(older.properties.tuple.items[1], Order.properties.tuple.items[1])
+  t.same(Object.keys(older.properties.rest.additionalItems.properties), ['code'], 'the items after a draft-07 tuple')
   t.same(older.properties.open.anyOf[0], true, 'a schema that is a boolean is no object to change')
   t.equal(older.properties.other, Order.properties.other, 'another schema of the same shape is another schema')
   t.equal(originOf(older.properties.lines.items), Line)
@@ -172,4 +177,20 @@ t.test('in a shared schema (Fastify deep-copies it), a schema is recognised by i
   t.ok(sameShape(true, true))
   t.notOk(sameShape({ type: 'string' }, true), 'a schema and a boolean schema')
   t.notOk(sameShape(Loop, { ...Loop }))
+})
+
+t.test("a copy one level deep (TypeBox's Optional and Readonly, a spread adding a description) is the schema it copies", async t => {
+  const Line = Type.Object({ sku: Type.String() })
+  const Status = Type.Union([Type.Literal('open'), Type.Literal('shipped')])
+  const rule = (schema: unknown) => ({ schema, id: null })
+  t.ok(names(rule(Line), Type.Optional(Line)), 'Type.Optional')
+  t.ok(names(rule(Line), Type.Readonly(Line)), 'Type.Readonly')
+  t.ok(names(rule(Status), Type.Optional(Status)), 'a union, by its very members')
+  t.ok(names(rule(Line), { ...Line, description: 'the first line', title: 'Line' }), 'with annotations')
+  t.notOk(names(rule(Line), { ...Line, minProperties: 1 }), 'with a rule of its own: another schema')
+  t.notOk(names(rule(Line), { ...Line, default: { sku: 'x' } }), 'with a default, in the names of one version')
+  t.notOk(names(rule(Line), Type.Object({ sku: Type.String() })), 'built again: another schema')
+  t.notOk(names(rule(Line), { type: 'object' }), 'lacking a keyword')
+  const Name = { type: 'string', maxLength: 9 }
+  t.notOk(names(rule(Name), { ...Name, description: 'x' }), 'a schema of scalars alone: by identity')
 })
