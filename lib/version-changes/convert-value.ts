@@ -69,10 +69,12 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
   }
 
   // The app's serializer compiler where it set one, else Fastify's own (fast-json-stringify, with its shared schemas).
+  // A shared schema itself (or an older version's copy of it) is given without its `$id`: fast-json-stringify's
+  // compiler, given a schema of a shared schema's `$id`, finds that shared schema no more for any later schema.
   function serializerOf (shown: Shown): Serialize {
     if (shown.serialize === null) {
       compiler ??= (app as unknown as { serializerCompiler?: Compiler }).serializerCompiler ?? fastifysOwn(app)
-      shown.serialize = compiler({ schema: shown.schema, method: 'POST', url: '/convertToApiVersion', httpStatus: '200' })
+      shown.serialize = compiler({ schema: withoutId(shown.schema), method: 'POST', url: '/convertToApiVersion', httpStatus: '200' })
     }
     return shown.serialize
   }
@@ -102,6 +104,12 @@ function webhookOf (name: unknown, webhooks: Webhooks): Webhook {
   const webhook = typeof name === 'string' ? webhooks.get(name) : undefined
   if (webhook === undefined) fail(`webhook ${messageOf(name)} is not one of the webhooks option (${[...webhooks.keys()].join(', ') || 'none is declared'})`)
   return webhook
+}
+
+function withoutId (schema: unknown): unknown {
+  if (!isObject(schema) || schema.$id === undefined) return schema
+  const { $id: _id, ...rest } = schema
+  return rest
 }
 
 // Fastify's default serializer compiler, as Fastify builds it from its own dependency and the app's shared schemas.

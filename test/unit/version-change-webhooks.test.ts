@@ -77,6 +77,16 @@ t.test('convertToApiVersion({ webhook }): the payload as the receivers of a vers
   await t.rejects(app.convertToApiVersion({ value: {}, version: '3.0' } as never), { message: /needs a schema or a webhook, one of them/ })
 })
 
+t.test('convertToApiVersion of a shared schema itself, then of one that refers to it: each written as the app writes it', async t => {
+  const app = await service('3.1.0', LIST, { ...webhooks, 'customer.updated': { schema: Customer } })
+  const customer = { id: 1, name: 'Ada' }
+  for (const version of ['3.0', '1.0']) {
+    t.same(await app.convertToApiVersion({ webhook: 'customer.updated', value: customer, version }), customer, version)
+    t.same(await app.convertToApiVersion({ webhook: 'order.paid', value: { id: 7, total: 1, customer }, version }), version === '3.0' ? { id: 7, total: 1, customer } : { id: 7, amount: 1, customer }, version)
+    t.same(await app.convertToApiVersion({ schema: Customer, value: customer, version }), customer, `${version}, by the schema`)
+  }
+})
+
 t.test("each OpenAPI 3.1 document has its version's webhooks; a 3.0 document says it cannot", async t => {
   const app = await service()
   const hooks = (version: string) => documentOf(app, version).webhooks as Record<string, any>
