@@ -18,6 +18,7 @@ import { versionSerializers, type Serialize, type SerializerCompiler, type Versi
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { writesNamedOnly } from './named-only.js'
 import { unknownRefs } from './late-refs.js'
+import { unionClash } from './union-clash.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type StatusChange, type VersionStep } from './version-steps.js'
@@ -497,6 +498,10 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     // and the like is derived, but no value of it is converted.
     const derived = (part: string, value: unknown): unknown => {
       if (value === undefined) return value
+      const clash = unionClash(value, step.rules, shared)
+      if (clash !== null) {
+        fail(label, `the change of ${step.version}, ${clash.rule.at}, changes a member of ${clash.keyword} in its ${part} whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with request and response migrations by its schema instead (they see the value, and can tell the members apart), or declare the change for the other member too`)
+      }
       const applied = new Set<FieldRule>()
       const result = derivedPart(value, step, shared, applied)
       for (const rule of applied) {
