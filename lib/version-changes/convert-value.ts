@@ -8,6 +8,7 @@ import { isObject } from '../util/is-object.js'
 import { conversionFrom, stepPlan, type Down, type ReplyState } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
 import { deriveSchema } from './schemas.js'
+import { unionClash } from './union-clash.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
 import { stepsOf } from './version-steps.js'
@@ -58,7 +59,11 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
       let at: unknown = schema
       for (let k = 0; k < listed.length; k++) {
         schemas.push({ response: new Map([['default', at]]) })
-        if (k < listed.length - 1) at = deriveSchema(at, stepsOf(listed)[k], shared)
+        if (k === listed.length - 1) break
+        const step = stepsOf(listed)[k]
+        const clash = unionClash(at, step.rules, shared)
+        if (clash !== null) fail(`the change of ${step.version}, ${clash.rule.at}, changes a member of ${clash.keyword} in this schema whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with a response migration by its schema instead, or declare the change for the other member too`)
+        at = deriveSchema(at, step, shared)
       }
       const steps = stepPlan(listed, [], schemas, shared)
       const context = { versions: listed.map(entry => entry.text), newest: schemas[0], queryNames: [], responses: {} }

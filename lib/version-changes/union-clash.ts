@@ -55,7 +55,7 @@ function clashIn (given: readonly unknown[], root: Schema, keyword: UnionClash['
         // A member the same instruction (or one of the same effect) is about converts as this one does.
         if (other === null || other === member || !isObject(other.properties) || rules.some(alike => sameEffect(alike, rule) && names(alike, other))) continue
         const name = [rule.field, rule.renamedFrom].find(name => name !== null && Object.hasOwn(other.properties as Schema, name))
-        if (name !== undefined) return { rule, keyword, name }
+        if (typeof name === 'string') return { rule, keyword, name }
       }
     }
   }

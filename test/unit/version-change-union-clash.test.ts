@@ -21,6 +21,7 @@ t.test('which instructions clash with another member of a union, wherever the un
     ['an added field', Type.Object({ pets: Type.Array(Type.Union([Cat, Dog])) }), rules({ schema: Cat, field: 'chip', added: true }), { keyword: 'anyOf', name: 'chip' }],
     ['a removed field', Type.Object({ pet: Type.Optional(Type.Union([Cat, Dog])) }), rules({ schema: Cat, field: 'chip', removed: { schema: { type: 'string' } } }), { keyword: 'anyOf', name: 'chip' }],
     ['behind a $ref', { definitions: { pet: { anyOf: [Cat, Dog] } }, type: 'object', properties: { pet: { $ref: '#/definitions/pet' } } }, renamed, { keyword: 'anyOf', name: 'sound' }],
+    ['beside a member that is no object (a boolean schema)', { anyOf: [true, Cat, Dog] }, renamed, { keyword: 'anyOf', name: 'sound' }],
     ['no other member has the names', Type.Union([Cat, Type.Null(), Type.Object({ bark: Type.String() })]), renamed, null],
     ['the change names both members', Type.Union([Cat, Dog]), rules({ schema: Cat, field: 'sound', renamedFrom: 'purr' }, { schema: Dog, field: 'sound', renamedFrom: 'purr' }), null],
     ['a changed field converts no data', Type.Union([Cat, Dog]), rules({ schema: Cat, field: 'sound', changed: { required: false } }), null],
@@ -46,4 +47,12 @@ t.test('a route whose union such a change changes fails at start-up, naming the 
       message: new RegExp(`route ${method} /pets: the change of 2\\.0, fields\\[0\\], changes a member of anyOf in its (response 200|body) whose other member has a field "sound" too; .* convert the union with request and response migrations by its schema instead`)
     }, method)
   }
+})
+
+t.test('convertToApiVersion of such a union is refused, saying why', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "A cat's 'sound' (it was 'purr').", fields: [{ schema: Cat, field: 'sound', renamedFrom: 'purr' }] })] }, { version: '1.0' }] })
+  await app.ready()
+  await t.rejects(app.convertToApiVersion({ schema: Type.Union([Cat, Dog]), value: { kind: 'dog', sound: 'woof' }, version: '1.0' }), { message: /the change of 2\.0, fields\[0\], changes a member of anyOf in this schema whose other member has a field "sound" too/ })
+  t.same(await app.convertToApiVersion({ schema: Cat, value: { kind: 'cat', sound: 'meow' }, version: '1.0' }), { kind: 'cat', purr: 'meow' })
 })
