@@ -64,10 +64,12 @@ function dispatching (handlers) {
 
 /** The app `kind`, not yet ready. */
 export async function buildApp (kind) {
-  // `scale-<kind>`: an app of servers/scale-changes-apps.mjs (the rows of #38), at one path and 11 versions.
+  // `scale-<kind>[@<paths>]`: an app of servers/scale-changes-apps.mjs (the rows of #38), at one path (or <paths>)
+  // and 11 versions.
   if (kind.startsWith('scale-')) {
     const { buildApp: buildScaleApp } = await import('./servers/scale-changes-apps.mjs')
-    return buildScaleApp(kind.slice('scale-'.length), { paths: 1, versions: 11, lines: true })
+    const [scaleKind, paths = '1'] = kind.slice('scale-'.length).split('@')
+    return buildScaleApp(scaleKind, { paths: Number(paths), versions: 11, lines: true })
   }
   if (!KINDS.includes(kind)) throw new Error(`no app ${JSON.stringify(kind)}: ${KINDS.join(', ')}`)
   const app = Fastify()

@@ -172,7 +172,7 @@ export function converters (p, style) {
 
 // ---- The apps ----
 
-const pathOf = i => `/r${i}/orders`
+export const pathOf = i => `/r${i}/orders`
 /** The path the requests go to: one in the middle of the table. */
 export const middle = paths => Math.floor(paths / 2)
 
