@@ -11,7 +11,7 @@ import { deriveSchema } from './schemas.js'
 import { unionClash } from './union-clash.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
-import { stepsOf } from './version-steps.js'
+import { stepsOf, type VersionStep } from './version-steps.js'
 import { versionsOfWebhook } from './endpoints.js'
 import type { Webhook, Webhooks } from './webhooks.js'
 
@@ -55,15 +55,17 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
   function shownIn (schema: object, index: number, listed: VersionList): Shown {
     let shown = plans.get(schema)
     if (shown === undefined) {
+      const listedSteps = stepsOf(listed)
+      const clash = unionClash(schema, listedSteps.flatMap(step => step.rules), shared)
+      if (clash !== null) {
+        const version = (listedSteps.find(step => step.rules.includes(clash.rule)) as VersionStep).version
+        fail(`the change of ${version}, ${clash.rule.at}, changes a member of ${clash.keyword} in this schema whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with a response migration by its schema instead, or declare the change for the other member too`)
+      }
       const schemas: VersionSchemas[] = []
       let at: unknown = schema
       for (let k = 0; k < listed.length; k++) {
         schemas.push({ response: new Map([['default', at]]) })
-        if (k === listed.length - 1) break
-        const step = stepsOf(listed)[k]
-        const clash = unionClash(at, step.rules, shared)
-        if (clash !== null) fail(`the change of ${step.version}, ${clash.rule.at}, changes a member of ${clash.keyword} in this schema whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with a response migration by its schema instead, or declare the change for the other member too`)
-        at = deriveSchema(at, step, shared)
+        if (k < listed.length - 1) at = deriveSchema(at, listedSteps[k], shared)
       }
       const steps = stepPlan(listed, [], schemas, shared)
       const context = { versions: listed.map(entry => entry.text), newest: schemas[0], queryNames: [], responses: {} }

@@ -482,6 +482,15 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     response: isObject(given.response) ? new Map(Object.entries(given.response)) : undefined
   }]
   const steps = stepsOf(list)
+  // Once, on the newest schemas, for the instructions of every step (a walk a step cost ~4% of a start).
+  const rules = steps.slice(0, last).flatMap(step => step.rules)
+  for (const [part, value] of [...PARTS.map(part => [part, versions[0][part]] as const), ...[...versions[0].response ?? []].map(([status, value]) => [`response ${status}`, value] as const)]) {
+    const clash = unionClash(value, rules, shared)
+    if (clash !== null) {
+      const version = (steps.find(step => step.rules.includes(clash.rule)) as VersionStep).version
+      fail(label, `the change of ${version}, ${clash.rule.at}, changes a member of ${clash.keyword} in its ${part} whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with request and response migrations by its schema instead (they see the value, and can tell the members apart), or declare the change for the other member too`)
+    }
+  }
   for (let k = 0; k < last; k++) {
     const newer = versions[k]
     const step = steps[k]
@@ -498,10 +507,6 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
     // and the like is derived, but no value of it is converted.
     const derived = (part: string, value: unknown): unknown => {
       if (value === undefined) return value
-      const clash = unionClash(value, step.rules, shared)
-      if (clash !== null) {
-        fail(label, `the change of ${step.version}, ${clash.rule.at}, changes a member of ${clash.keyword} in its ${part} whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with request and response migrations by its schema instead (they see the value, and can tell the members apart), or declare the change for the other member too`)
-      }
       const applied = new Set<FieldRule>()
       const result = derivedPart(value, step, shared, applied)
       for (const rule of applied) {
