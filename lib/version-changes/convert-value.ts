@@ -8,10 +8,10 @@ import { isObject } from '../util/is-object.js'
 import { conversionFrom, stepPlan, type Down, type ReplyState } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
 import { deriveSchema } from './schemas.js'
-import { unionClash } from './union-clash.js'
+import { clashMessage, unionClash } from './union-clash.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionList } from './version-list.js'
-import { stepsOf, type VersionStep } from './version-steps.js'
+import { stepsOf } from './version-steps.js'
 import { versionsOfWebhook } from './endpoints.js'
 import type { Webhook, Webhooks } from './webhooks.js'
 
@@ -57,10 +57,7 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
     if (shown === undefined) {
       const listedSteps = stepsOf(listed)
       const clash = unionClash(schema, listedSteps.flatMap(step => step.rules), shared)
-      if (clash !== null) {
-        const version = (listedSteps.find(step => step.rules.includes(clash.rule)) as VersionStep).version
-        fail(`the change of ${version}, ${clash.rule.at}, changes a member of ${clash.keyword} in this schema whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with a response migration by its schema instead, or declare the change for the other member too`)
-      }
+      if (clash !== null) fail(clashMessage(clash, listedSteps, 'this schema', 'a response migration by its schema'))
       const schemas: VersionSchemas[] = []
       let at: unknown = schema
       for (let k = 0; k < listed.length; k++) {

@@ -18,7 +18,7 @@ import { versionSerializers, type Serialize, type SerializerCompiler, type Versi
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
 import { writesNamedOnly } from './named-only.js'
 import { unknownRefs } from './late-refs.js'
-import { unionClash } from './union-clash.js'
+import { clashMessage, unionClash } from './union-clash.js'
 import { deriveSchema } from './schemas.js'
 import { sharedSchemasOf, type SharedSchemas } from './shared-ref.js'
 import { only, stepsOf, type StatusChange, type VersionStep } from './version-steps.js'
@@ -486,10 +486,7 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
   const rules = steps.slice(0, last).flatMap(step => step.rules)
   for (const [part, value] of [...PARTS.map(part => [part, versions[0][part]] as const), ...[...versions[0].response ?? []].map(([status, value]) => [`response ${status}`, value] as const)]) {
     const clash = unionClash(value, rules, shared)
-    if (clash !== null) {
-      const version = (steps.find(step => step.rules.includes(clash.rule)) as VersionStep).version
-      fail(label, `the change of ${version}, ${clash.rule.at}, changes a member of ${clash.keyword} in its ${part} whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with request and response migrations by its schema instead (they see the value, and can tell the members apart), or declare the change for the other member too`)
-    }
+    if (clash !== null) fail(label, clashMessage(clash, steps, `its ${part}`, 'request and response migrations by its schema (they see the value, and can tell the members apart)'))
   }
   for (let k = 0; k < last; k++) {
     const newer = versions[k]

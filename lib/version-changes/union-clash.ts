@@ -45,6 +45,13 @@ export function unionClash (schema: unknown, rules: readonly FieldRule[], shared
   return null
 }
 
+/** What is wrong, said of `where` (`its body`, `this schema`): the version whose step (of `steps`) holds the rule, and the rest. */
+export function clashMessage (clash: UnionClash, steps: ReadonlyArray<{ readonly version: string, readonly rules: readonly FieldRule[] }>, where: string, migrations: string): string {
+  // The rule is one of the steps': unionClash was given theirs.
+  const { version } = steps.find(step => step.rules.includes(clash.rule)) as { version: string }
+  return `the change of ${version}, ${clash.rule.at}, changes a member of ${clash.keyword} in ${where} whose other member has a field "${clash.name}" too; a conversion follows every member of a union, telling no value's member apart, so it would change the other member's values as well: convert the union with ${migrations} instead, or declare the change for the other member too`
+}
+
 function clashIn (given: readonly unknown[], root: Schema, keyword: UnionClash['keyword'], rules: readonly FieldRule[], shared: SharedSchemas): UnionClash | null {
   const members = given.map(member => resolveRefs(member, root, shared)?.[0] ?? null)
   for (const member of members) {

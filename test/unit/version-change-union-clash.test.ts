@@ -44,7 +44,7 @@ t.test('a route whose union such a change changes fails at start-up, naming the 
     await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "A cat's 'sound' (it was 'purr').", fields: [{ schema: Cat, field: 'sound', renamedFrom: 'purr' }] })] }, { version: '1.0' }] })
     t.throws(() => app.route({ method, url: '/pets', versionChanges: true, schema, handler: async () => 'ok' }), {
       code: 'FST_API_VERSIONING_INVALID_DECLARATION',
-      message: new RegExp(`route ${method} /pets: the change of 2\\.0, fields\\[0\\], changes a member of anyOf in its (response 200|body) whose other member has a field "sound" too; .* convert the union with request and response migrations by its schema instead`)
+      message: new RegExp(`route ${method} /pets: the change of 2\\.0, fields\\[0\\], changes a member of anyOf in its (response 200|body) whose other member has a field "sound" too; .* convert the union with request and response migrations by its schema \\(they see the value`)
     }, method)
   }
 })
