@@ -8,6 +8,7 @@ import { stepsOf } from '../version-changes/version-steps.js'
 import { markSharedCopies } from '../version-changes/shared-copies.js'
 import { SCHEMA_REF } from './component-ref.js'
 import { DATA_KEYWORDS } from '../util/data-keywords.js'
+import { SCHEMA_MAPS } from '../util/schema-maps.js'
 import { isObject } from '../util/is-object.js'
 
 /**
@@ -61,7 +62,7 @@ function documented (node: unknown, base: string): unknown {
     if (key === '$id') continue
     if (key === '$ref' && typeof value === 'string') entries.push([key, documentedRef(value, base)])
     else if (DATA_KEYWORDS.has(key)) entries.push([key, value])
-    else if (NAME_MAPS.has(key) && isObject(value)) entries.push([key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, documented(child, base)]))])
+    else if (SCHEMA_MAPS.has(key) && isObject(value)) entries.push([key, Object.fromEntries(Object.entries(value).map(([name, child]) => [name, documented(child, base)]))])
     else entries.push([key, documented(value, base)])
   }
   // From entries: a key `__proto__` stays a property.
@@ -73,9 +74,6 @@ function documentedRef (ref: string, base: string): string {
   const hash = ref.indexOf('#')
   return hash === -1 ? SCHEMA_REF + ref : SCHEMA_REF + ref.slice(0, hash) + ref.slice(hash + 1)
 }
-
-// Keywords whose keys are names (of properties, definitions, dependencies) and whose values are schemas.
-const NAME_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions'])
 
 // RFC 6901: a name as a JSON pointer's token.
 function escapePointer (name: string): string {

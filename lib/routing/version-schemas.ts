@@ -1,6 +1,7 @@
 import type { FastifySchema } from 'fastify'
 import { coded } from '../errors.js'
 import { decodes, pointer } from '../util/json-pointer.js'
+import { SCHEMA_MAPS } from '../util/schema-maps.js'
 
 type Schema = Record<string, unknown>
 
@@ -179,9 +180,9 @@ function follow (ref: string, base: string, walk: Walk): Target | null {
   return isSchema(schema) ? { schema, base: id, ref: absolute } : null
 }
 
-// The keywords under which Ajv looks for subschemas, and so for plain names (json-schema-traverse, with allKeys).
+// The keywords under which Ajv looks for subschemas, and so for plain names (json-schema-traverse, with allKeys),
+// besides SCHEMA_MAPS.
 const SCHEMA_ARRAYS = new Set(['items', 'allOf', 'anyOf', 'oneOf'])
-const SCHEMA_MAPS = new Set(['$defs', 'definitions', 'properties', 'patternProperties', 'dependencies', 'dependentSchemas'])
 const PLAIN_NAMES = new Set(['$id', '$anchor', '$dynamicAnchor'])
 const NO_SCHEMA = new Set(['default', 'enum', 'const', 'required', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'maxProperties', 'minProperties'])
 

@@ -1,6 +1,7 @@
 import { coded } from '../errors.js'
 import { isObject } from '../util/is-object.js'
 import { innerWeakMap } from '../util/inner-weak-map.js'
+import { SCHEMA_MAPS } from '../util/schema-maps.js'
 import { derivedFrom, names, originOf, sameShape } from './schema-identity.js'
 import { noteNeeds } from './migration-needs.js'
 import { applyEnumRules } from './enum-members.js'
@@ -10,12 +11,10 @@ import type { FieldStep } from './version-steps.js'
 
 type Schema = Record<string, unknown>
 
-// Keywords whose values are schemas of the value or its parts, and keywords whose values are lists or maps of them.
+// Keywords whose values are schemas of the value or its parts, and keywords whose values are lists of them.
 // `items` is either: a schema of every item, or (draft-07, TypeBox's Type.Tuple) a list, the tuple's.
 const ONE = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']
-// `dependencies` (draft-07, Fastify's default Ajv) holds schemas and lists of names: a list is no schema, kept as it is.
-const MAP = ['properties', 'patternProperties', 'dependentSchemas', 'dependencies', '$defs', 'definitions']
 
 /**
  * The schema as the version before `step` sees it: the newer `schema` with the step's field and enum rules applied wherever
@@ -98,7 +97,8 @@ function derive (schema: object, step: FieldStep, shared: SharedSchemas, applied
       const items = list.map(derived)
       if (items.some((item, i) => item !== list[i])) set(key, items)
     }
-    for (const key of MAP) {
+    // A list of names under `dependencies` is no schema: kept as it is.
+    for (const key of SCHEMA_MAPS) {
       const map = node[key]
       if (!isObject(map)) continue
       const entries = Object.fromEntries(Object.entries(map).map(([name, value]) => [name, derived(value)]))
