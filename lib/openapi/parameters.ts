@@ -24,13 +24,14 @@ const DESCRIPTION = 'The requested API version'
 
 /**
  * Documents where an operation reads the version, in the document of `version`. As ASP.NET's API explorer:
- * one parameter per place (the first query name, the first header name), only the first required, and none
- * when the path carries the version, whose parameter goes as the version is written into the path. The other
+ * one parameter per place (the first query name, the first header name), only the first required (but in the
+ * document of `assumed`, the version a request that gives none is served there), and none when the path carries
+ * the version, whose parameter goes as the version is written into the path. The other
  * version query names are the plugin's too (apiVersioning adds them to strict querystring schemas, so that
  * validation takes them): they are no ordinary parameter of any route.
  */
 export function describeVersionParameters (
-  operation: OperationObject, declaration: DeclarationState, version: ApiVersion, options: ResolvedOptions
+  operation: OperationObject, declaration: DeclarationState, version: ApiVersion, assumed: ApiVersion | null, options: ResolvedOptions
 ): void {
   if (declaration.kind === 'plain') return
   const documented = declaration.kind === 'versioned' && !declaration.inPath ? options.queryNames[0] : undefined
@@ -42,7 +43,7 @@ export function describeVersionParameters (
     const places: Array<[string, string]> = []
     if (documented !== undefined) places.push(['query', documented])
     if (options.headerNames.length > 0) places.push(['header', options.headerNames[0]])
-    const optional = options.assumeDefaultVersionWhenUnspecified && version.equals(options.defaultVersion)
+    const optional = assumed?.equals(version) === true
     const text = String(version)
     for (let i = 0; i < places.length; i++) {
       const [where, name] = places[i]

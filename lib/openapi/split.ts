@@ -6,6 +6,7 @@ import { isRetired } from '../lifecycle/policies.js'
 import { PLAIN, SEPARATOR, type CollectedRoute } from './collect.js'
 import { describePolicy, isDeprecated, versionMediaTypes } from './lifecycle.js'
 import { describeVersionParameters, type OperationObject } from './parameters.js'
+import { assumedVersions, type DocumentedOperation } from './assumed-version.js'
 import { describeResponses, errorSchemas, type ErrorObjectsMode } from './responses.js'
 import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
@@ -66,11 +67,13 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
   const { policies } = context.options
   // A version past its enforced sunset is served no more: it has no document.
   const live = [...versions.values()].filter(version => !isRetired(policies.get(version.key), context.time))
+  const operations = routes.flatMap(({ route, item }): DocumentedOperation[] => Object.keys(item).filter(method => METHODS.has(method)).map(method => ({ method, declaration: route.declaration })))
+  const assumed = assumedVersions(operations, context.options, context.time)
 
   return live.sort((a, b) => a.compareTo(b)).map(version => {
     // No route supports it any more, or its deprecation has taken effect (the server sends Deprecation).
     const deprecated = !supported.has(version.key) || isDeprecated(policies.get(version.key), context.time)
-    let document = versionDocument(combined, routes, version, deprecated, context)
+    let document = versionDocument(combined, routes, version, deprecated, assumed, context)
     if (context.transformObject !== null) document = transformed(context.transformObject, document, String(version))
     return Object.freeze({ version: String(version), deprecated, document })
   })
@@ -94,7 +97,8 @@ function transformed (transform: NonNullable<SplitContext['transformObject']>, d
 }
 
 function versionDocument (
-  combined: OpenApiDocument, routes: PathRoute[], version: ApiVersion, deprecated: boolean, context: SplitContext
+  combined: OpenApiDocument, routes: PathRoute[], version: ApiVersion, deprecated: boolean,
+  assumed: ReturnType<typeof assumedVersions>, context: SplitContext
 ): OpenApiDocument {
   const text = String(version)
   const paths: OpenApiDocument['paths'] = {}
@@ -123,7 +127,7 @@ function versionDocument (
       if (operation.requestBody !== undefined) operation.requestBody.required = true
       if (routeDeprecated || (versioned && deprecated)) operation.deprecated = true
       documentEndpoint(operation, context.options.versionList, version, method.toUpperCase(), route.url)
-      describeVersionParameters(operation, declaration, version, context.options)
+      describeVersionParameters(operation, declaration, version, assumed(method, declaration), context.options)
       describeResponses(operation, route, {
         ...context, supportedHeader: reported?.supported ?? null, deprecatedHeader: reported?.deprecated ?? null
       })
