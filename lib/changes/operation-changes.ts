@@ -69,10 +69,11 @@ interface Parameter {
 
 /**
  * An operation's parameters with those of its path item, by place and name (a header's name in any case; a
- * path parameter by its position in the path, whatever its name), but the version's own: each document has
- * its own value of them by design.
+ * path parameter by its position in the path, whatever its name). The version parameters only with `versioned`:
+ * two versions' documents each give them their own value by design, but a version's saved document and its
+ * served one must agree on them (a version parameter newly required refuses the clients that sent none).
  */
-function parametersOf (operation: Operation, document: OpenApiDocument, context: ChangesContext): Map<string, Parameter> {
+function parametersOf (operation: Operation, document: OpenApiDocument, context: ChangesContext, versioned: boolean): Map<string, Parameter> {
   const positions = [...operation.path.matchAll(PARAMETER)].map(([match]) => match.slice(1, -1))
   const found = new Map<string, Parameter>()
   for (const value of [...asArray(operation.item.parameters), ...asArray(operation.operation.parameters)]) {
@@ -80,7 +81,7 @@ function parametersOf (operation: Operation, document: OpenApiDocument, context:
     const name = String(parameter.name)
     const place = String(parameter.in)
     const named = place === 'header' ? name.toLowerCase() : name
-    if (context.versionParameters.has(`${place} ${named}`)) continue
+    if (!versioned && context.versionParameters.has(`${place} ${named}`)) continue
     const key = place === 'path' ? `0 ${String(positions.indexOf(name)).padStart(4, '0')}` : `${PLACES.indexOf(place)} ${named}`
     found.set(key, { key, name, place, required: parameter.required === true, value: parameter })
   }
@@ -88,8 +89,9 @@ function parametersOf (operation: Operation, document: OpenApiDocument, context:
 }
 
 function compareParameters (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
-  const before = parametersOf(a, from.document, context)
-  const after = parametersOf(b, to.document, context)
+  const versioned = from.version === to.version
+  const before = parametersOf(a, from.document, context, versioned)
+  const after = parametersOf(b, to.document, context, versioned)
   const renamed = renamedParameters(before, after, renamesBetween(context.renames, from.version, to.version))
   const older = new Set([...renamed.values()].map(parameter => parameter.key))
   for (const key of [...new Set([...before.keys(), ...after.keys()])].sort()) {

@@ -92,6 +92,51 @@ t.test('check: changes that break no client, and a new version, are exit 0, list
   })
 })
 
+t.test('check: the version parameter of a saved version newly required (or optional) is a change of that version', async t => {
+  // A client of 1.0 that sent no version was served 1.0: refused now.
+  const assumed = tempFolder(t)
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', assumed], 'assumed')).code, 0)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', assumed]), {
+    code: 1,
+    stdout: [
+      '1.0: 2 breaking changes, 0 other changes',
+      '  breaking:',
+      '  - `GET /orders`: query parameter `api-version` newly required',
+      '  - `GET /orders/{id}`: query parameter `api-version` newly required',
+      '2.0: no change',
+      '',
+      'Breaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.',
+      ''
+    ].join('\n'),
+    stderr: ''
+  })
+  // And back: 1.0's clients may leave it out.
+  const dir = await released(t)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'assumed'), {
+    code: 0,
+    stdout: '1.0: 0 breaking changes, 2 other changes\n  other:\n  - `GET /orders`: query parameter `api-version` no longer required\n' +
+      '  - `GET /orders/{id}`: query parameter `api-version` no longer required\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
+    stderr: ''
+  })
+  // With apiVersionSelector 'current', a new version of a path takes its requests without a version from the one before.
+  const current = tempFolder(t)
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', current], 'current')).code, 0)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', current], 'current-additive'), {
+    code: 1,
+    stdout: [
+      '1.0: no change',
+      '2.0: 1 breaking change, 0 other changes',
+      '  breaking:',
+      '  - `GET /orders`: query parameter `api-version` newly required',
+      '3.0: new, not saved (snapshot saves it when you release it)',
+      '',
+      'Breaking changes in 2.0: a released version must not break its clients. Undo them, or make them in a new version.',
+      ''
+    ].join('\n'),
+    stderr: ''
+  })
+})
+
 t.test('check: a saved version the app no longer serves is fine only when its enforced sunset retired it', async t => {
   const dir = await released(t)
   t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'retired'), {
