@@ -131,13 +131,11 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
     }
     for (const key of order) emit(key)
     if (!changes) return null
-    const head = "(v) => { if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; let x; "
-    // One literal: of the values a name takes, the last that is not undefined; and the value's own toJSON, which the
-    // serializer calls (a copy of the value had it).
+    // An object with a toJSON (a Mongoose document, an ORM model) is what it gives, as the serializer writes it.
+    const head = "(v) => { if (typeof v !== 'object' || v === null) return v; if (typeof v.toJSON === 'function') v = v.toJSON(); if (typeof v !== 'object' || v === null || Array.isArray(v)) return v; let x; "
+    // One literal: of the values a name takes, the last that is not undefined.
     if (kind === WRITTEN) {
       const entries = [...fields].map(([name, values]) => `${literalKey(name)}: ${values.reduce((rest, value) => `(x = ${value}) !== undefined ? x : ${rest}`)}`)
-      // Read first: a value has none as a rule, and asking whether its own is enumerable is a call to the runtime.
-      if (!fields.has('toJSON')) entries.push('toJSON: v.toJSON === undefined || !enumerable.call(v, "toJSON") ? undefined : v.toJSON')
       return `${head}return { ${entries.join(', ')} } }`
     }
     // An object of the names read by name alone (nearly every one: a client sends what its version names) is made in
@@ -173,7 +171,7 @@ export function compileNames (schema: unknown, steps: readonly NamesStep[], shar
   const root = isObject(schema) ? compile(schema, schema) : null
   if (!compilable) return null
   if (root === null) return value => value
-  const source = `'use strict'; const has = Object.prototype.hasOwnProperty; const enumerable = Object.prototype.propertyIsEnumerable; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
+  const source = `'use strict'; const has = Object.prototype.hasOwnProperty; ${functions.map((body, i) => `const f${i} = ${body}`).join('\n')}; return f${root}`
   // eslint-disable-next-line no-new-func -- the pass is code made from the schemas, with their names as JSON literals
   return new Function('put', source)(put) as (value: unknown) => unknown
 }

@@ -97,9 +97,8 @@ export function valueConverter (list: VersionList | null, shared: SharedSchemas,
     if (index === -1) fail(`version ${messageOf(version)} is not in versionChanges (${list.map(listed => listed.text).join(', ')})`)
     if (webhook !== null && !versionsOfWebhook(list, webhook.name)[index]) fail(`the webhook ${JSON.stringify(webhook.name)} is not in version ${list[index].text}, whose receivers get no such event`)
     const shown = shownIn(schema, index, list)
-    // A copy whatever happens, so that the caller may change it.
-    const copy = structuredClone(value)
-    const converted = shown.down === null ? copy : await shown.down(standIn(), copy)
+    // The conversion changes copies only, and what is written is read back: a value of the caller's own.
+    const converted = shown.down === null ? value : await shown.down(standIn(), value)
     return JSON.parse(serializerOf(shown)(converted))
   }
 }

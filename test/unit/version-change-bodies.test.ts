@@ -309,3 +309,44 @@ t.test('a migration by $id gives what a shared schema needs; a change of a path 
   t.equal((await app.inject('/ids/abc?api-version=1.0')).statusCode, 400, '1.0 took numeric ids only')
   t.equal((await app.inject('/ids/abc?api-version=2.0')).body, 'abc')
 })
+
+t.test('an object with toJSON (a Mongoose document, an ORM model) is converted as what its toJSON gives, which Fastify writes', async t => {
+  // What Mongoose gives a handler: the data is a hidden _doc, which toJSON() gives.
+  class Doc {
+    constructor (doc: object) { Object.defineProperty(this, '_doc', { value: doc }) }
+    toJSON (): unknown { return { ...(this as unknown as { _doc: object })._doc } }
+  }
+  const Owner = Type.Object({ fullName: Type.String(), email: Type.Optional(Type.String()) })
+  const Order = Type.Object({ id: Type.Integer(), owner: Owner, owners: Type.Array(Owner) })
+  const Customer = Type.Object({ id: Type.Integer(), fullName: Type.String(), since: Type.String({ format: 'date-time' }) })
+  const seen: unknown[] = []
+  const renamed = versionChange({
+    description: "fullName (was 'name')",
+    fields: [{ schema: Owner, field: 'fullName', renamedFrom: 'name' }, { schema: Customer, field: 'fullName', renamedFrom: 'name' }],
+    responses: [{ schema: Customer, migrate: response => { seen.push((response.body as { fullName: string }).fullName) } }]
+  })
+  const emails = versionChange({ description: 'Owners have an email.', fields: [{ schema: Owner, field: 'email', added: true }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '3.0', changes: [emails] }, { version: '2.0', changes: [renamed] }, { version: '1.0' }] })
+  const owner = (): Doc => new Doc({ fullName: 'Ada', email: 'ada@example.com' })
+  const order = { id: 1, owner: owner(), owners: [owner()] }
+  app.get('/orders/:id', { versionChanges: true, schema: { response: { 200: Order } } }, async () => order)
+  const since = new Date('2020-01-02T03:04:05.000Z')
+  app.get('/customers/:id', { versionChanges: true, schema: { response: { 200: Customer } } }, async () => new Doc({ id: 1, fullName: 'Ada', since }))
+  await app.ready()
+  const bodies = async (url: string): Promise<unknown[]> => await Promise.all(['1.0', '2.0', '3.0'].map(async v => (await app.inject(`${url}?api-version=${v}`)).json()))
+  t.same(await bodies('/orders/1'), [
+    { id: 1, owner: { name: 'Ada' }, owners: [{ name: 'Ada' }] },
+    { id: 1, owner: { fullName: 'Ada' }, owners: [{ fullName: 'Ada' }] },
+    { id: 1, owner: { fullName: 'Ada', email: 'ada@example.com' }, owners: [{ fullName: 'Ada', email: 'ada@example.com' }] }
+  ], 'renames alone')
+  t.same(await bodies('/customers/1'), [
+    { id: 1, name: 'Ada', since: '2020-01-02T03:04:05.000Z' },
+    { id: 1, fullName: 'Ada', since: '2020-01-02T03:04:05.000Z' },
+    { id: 1, fullName: 'Ada', since: '2020-01-02T03:04:05.000Z' }
+  ], 'with a migration, which sees the data')
+  t.same(seen, ['Ada'])
+  t.ok(order.owner instanceof Doc, 'the handler\'s value is as it was')
+  const converted = await Promise.all(['1.0', '2.0', '3.0'].map(async version => await app.convertToApiVersion({ schema: Order, value: order, version })))
+  t.same(converted, await bodies('/orders/1'), 'convertToApiVersion, the newest version too')
+})
