@@ -13,6 +13,7 @@ import type { RouteCounting, RouteMetrics, VersionedCounting } from './route-cou
 import type { HookOptions, RouteHooks } from './route-hooks.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
 import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOptions } from './route-path.js'
+import { kPrefixRootOf, servedWithSlash } from './prefix-root.js'
 import { readDeclaration, type ConstraintVariant, type RouteDeclaration, type RouteTable } from './route-table.js'
 import { reportEarlyRoutes } from './routes-so-far.js'
 import { allowVersionNames } from './version-schemas.js'
@@ -225,6 +226,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
         if (root === undefined) roots.set(variants[i], root = { slash: false, routes: [] })
         root.routes.push(route)
         if (!variants[i].hasFallback) onRequest = prepend(hooks.prefixRoot(root), onRequest)
+        // Registered with '/' beside a route that may be at the prefix alone.
+        if (kPrefixRootOf in route) route.onRequest = prepend(hooks.prefixRoot(root), route.onRequest)
       }
       if (variants[i].hasFallback) continue
       const entry = table.entry(methods[i], pathKey)
@@ -293,7 +296,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
       table.declared.add(options.defaultVersion.key)
       table.forms.set(options.defaultVersion.key, String(options.defaultVersion))
     }
-    for (const root of roots.values()) root.slash = root.routes.some(route => route.routePath === '/')
+    for (const root of roots.values()) root.slash = root.routes.some(servedWithSlash)
     done()
   }
 

@@ -13,6 +13,7 @@ import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
 import type { EnumRule, FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
+import { besideRoute } from '../routing/prefix-root.js'
 import { olderRouteHooks, type OlderRouteHooks, type OlderShape, type RouteShapesOf } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
@@ -111,7 +112,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   if (methods.length > 1) {
     // One route a method: their versions and conversions may differ. Fastify adds the HEAD route of a GET from
     // this route's options, once.
-    for (const method of methods.slice(1)) instance.route({ ...route, url: route.routePath, path: route.routePath, method, exposeHeadRoute: false } as RouteOptions)
+    for (const method of methods.slice(1)) instance.route({ ...route, ...besideRoute(route, method), method, exposeHeadRoute: false } as RouteOptions)
     route.method = methods[0]
   }
   // Expanded here, once: what the router gets is made by this stage.
@@ -196,7 +197,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   Object.assign(route, newestVersions)
   // Fastify adds the HEAD route of a GET once, from the route's own options. Its path as declared, under the prefix
   // once: Fastify takes `path` where `url` is '' (the root of a prefix), and `path` has the prefix already.
-  older.url = older.path = route.routePath
+  Object.assign(older, besideRoute(route, method))
   older.exposeHeadRoute = false
   instance.route(older as unknown as RouteOptions)
 }

@@ -253,3 +253,25 @@ t.test('at the root of a prefix (its hidden route answers the problems): every v
     }
   }
 })
+
+t.test("at the root of a prefix declared '/': every version at the prefix with and without its slash, as Fastify serves the newest", async t => {
+  for (const [url, prefixTrailingSlash, slashed] of [['/', undefined, true], ['/', 'both', true], ['', undefined, false], ['/', 'no-slash', false]] as const) {
+    for (const methods of [['GET'], ['GET', 'POST']]) {
+      const app = Fastify()
+      await app.register(apiVersioning, { problemDetails: true, versionChanges: VERSIONS })
+      await app.register(async api => {
+        api.route({ method: methods, url, prefixTrailingSlash, versionChanges: true, schema: { response: { 200: Order } }, handler: async () => ({ id: 1, total: 2 }) } as never)
+      }, { prefix: '/p' })
+      await app.ready()
+      const label = `${methods.join(',')} '${url}' (${prefixTrailingSlash ?? 'default'})`
+      for (const method of methods) {
+        for (const path of ['/p', '/p/']) {
+          const answers = await Promise.all(['1.0', '3.0'].map(async v => await app.inject({ method: method as 'GET', url: `${path}?api-version=${v}` })))
+          const expected = path === '/p' || slashed ? [[200, { id: 1, amount: 2 }], [200, { id: 1, total: 2 }]] : [[404, 'Not Found'], [404, 'Not Found']]
+          t.same(answers.map(a => [a.statusCode, a.statusCode === 200 ? a.json() : a.json().error]), expected, `${label}: ${method} ${path}`)
+          if (method === 'GET') t.same(await Promise.all(['1.0', '3.0'].map(async v => (await app.inject({ method: 'HEAD', url: `${path}?api-version=${v}` })).statusCode)), expected.map(([status]) => status), 'its HEAD route')
+        }
+      }
+    }
+  }
+})
