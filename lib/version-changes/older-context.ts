@@ -1,16 +1,17 @@
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler, preValidationHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify'
 import { serverError } from '../util/server-error.js'
 import { routeContextKey } from '../util/route-context.js'
 
-/** The steps of an older version's request on the route that serves every version: null for none. */
+/** The steps of an older version's request: its preValidation and preHandler steps last, its onSend step first; null for none. */
 export interface OlderSteps {
   readonly preValidation: preValidationHookHandler | null
   readonly preHandler: preHandlerHookHandler | null
+  readonly onSend: onSendHookHandler | null
 }
 
 /**
  * Moves a request onto a copy of its route's context (Fastify's, which it reads at every step of the request) whose
- * preValidation and preHandler hooks end with `steps`: a copy a context, made at its first older request (a GET
+ * preValidation and preHandler hooks end with `steps`, and whose onSend hooks start with its own: a copy a context, made at its first older request (a GET
  * route's HEAD route has a context of its own). Every other property the copy has as the route's context has it
  * when the copy is made: after ready, where Fastify changes none of a context's but its caches, whose objects the copy
  * shares. Where Fastify keeps no context on the request (another Fastify than the plugin knows), the error says so:
@@ -46,5 +47,7 @@ function copyOf (context: Record<string, unknown>, steps: OlderSteps, server: Fa
     if (step === null) continue
     own[kind] = { value: [...(context[kind] as unknown[] | null) ?? [], step.bind(server)], writable: true, enumerable: true, configurable: true }
   }
+  // A route whose responses it converts has the plugin's onSend hook (routing/route-changes.ts, kSent): never none.
+  if (steps.onSend !== null) own.onSend = { value: [steps.onSend.bind(server), ...context.onSend as unknown[]], writable: true, enumerable: true, configurable: true }
   return Object.create(Object.getPrototypeOf(context) as object | null, own) as object
 }

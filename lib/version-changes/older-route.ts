@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onErrorHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onErrorHookHandler, onRequestHookHandler, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
@@ -20,15 +20,23 @@ export interface OlderShape {
 
 /** The hooks of the route that serves the older versions of a `versionChanges` route (the newest too, in one mode). */
 export interface OlderRouteHooks {
+  /** The last onRequest hook of a route that serves older versions alone: each of its requests moved (see `enter`). */
+  readonly onRequest: onRequestHookHandler | null
   readonly preValidation: preValidationHookHandler | null
   readonly preHandler: preHandlerHookHandler | null
   readonly preSerialization: preSerializationHookHandler<unknown> | null
   readonly onError: onErrorHookHandler | null
-  /** What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent); null for nothing. */
+  /**
+   * What the plugin's onSend hook of the route does first (see routing/route-changes.ts, kSent), for a request
+   * answered before it was moved (an app's onRequest hook that answers: @fastify/rate-limit's 429); null for nothing.
+   */
   readonly sent: SentBody | null
   /**
-   * On a route that serves every version, instead of the preValidation and preHandler hooks: moves a request of an
-   * older version onto them (see routing/route-changes.ts, kEnterOlder); null where they have none.
+   * Moves a request of an older version onto a copy of its route's context whose first onSend hook converts what
+   * reaches it unconverted (`sent`), so that every onSend hook, the app's (@fastify/compress, @fastify/etag) and the
+   * route's, sees what the client gets; on a route that serves every version (`mode.moves`), with the steps of its
+   * requests too, instead of the preValidation and preHandler hooks (see routing/route-changes.ts, kEnterOlder).
+   * Null where there is nothing to move a request onto.
    */
   readonly enter: EnterOlder | null
 }
@@ -57,6 +65,8 @@ export interface OlderRouteMode {
    * endpoint the newest lacks, and Fastify validates none of its requests.
    */
   readonly newest: 'same' | 'differ' | null
+  /** The route serves every version, and its onRequest hook moves an older request onto its steps (see `enter`). */
+  readonly moves: boolean
   /**
    * Whether its older versions' responses are converted or written otherwise than the newest's. False only where it
    * serves the newest too and every older version responds with the newest's very schemas, unconverted: Fastify's
@@ -131,7 +141,8 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
   }
 
   // A body that throws here is refused: the plugin's onSend hook, which runs this, answers with the error.
-  const sent: SentBody = function apiVersionSentChanges (request, reply, payload) {
+  // A response's payload made its version's: as it is, or a promise of it; throws where it cannot be sent.
+  function sent (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const outcome = outcomeOf(request)
     if (outcome.converted || outcome.fallback) return payload
     const shape = shapeOf(outcome)
@@ -153,14 +164,34 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
   // On the route that serves every version, an older request's validation before Fastify's (and, where the route
   // attaches errors, the step that gives the handler the client's) on a context of the route's that only older
   // requests run on (see older-context.ts): the newest's requests pass neither step.
-  const steps = mode.newest === 'differ' ? olderContexts({ preValidation, preHandler: attachValidation ? validated : null }) : null
-  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? undefined : steps(request)
+  // Every onSend hook sees the client's version's body (what onSend hooks do, compress or hash it, is for that body):
+  // the one a handler or error handler sent as text or a Buffer, Fastify's own error's, is converted first of them.
+  const sentFirst: onSendHookHandler = function apiVersionSentFirst (request, reply, payload, done) {
+    let body: unknown
+    try {
+      body = sent(request, reply, payload)
+    } catch (error) {
+      return done(error as Error)
+    }
+    outcomeOf(request).converted = true
+    if (!isThenable(body)) return done(null, body)
+    Promise.resolve(body).then(value => done(null, value), done)
+  }
 
   const responds = mode.responds
+  const moved = mode.moves && mode.newest === 'differ'
+  const steps = moved || responds ? olderContexts({ preValidation: moved ? preValidation : null, preHandler: moved && attachValidation ? validated : null, onSend: responds ? sentFirst : null }) : null
+  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? undefined : steps(request)
+
+  const onRequest: onRequestHookHandler | null = mode.moves || enter === null
+    ? null
+    : function apiVersionOlder (request, reply, done) { done(enter(request, outcomeOf(request))) }
+
   return {
     enter,
-    preValidation: mode.newest === 'same' ? null : preValidation,
-    preHandler: mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
+    onRequest,
+    preValidation: mode.newest === 'same' || moved ? null : preValidation,
+    preHandler: moved ? null : mode.newest === 'differ' ? attachValidation ? validated : null : mode.newest === 'same' && mode.converts ? preHandler : null,
     preSerialization: responds ? preSerialization : null,
     onError: responds ? onError : null,
     sent: responds ? sent : null

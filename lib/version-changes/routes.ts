@@ -170,15 +170,14 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const documentedShapes = (): DocumentedShape[] => shapes.documented()
   if (newestGroup !== null && answers) {
     // One route serves every version: the newest with its own schema, the older ones by their shapes.
-    const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', responds: !respondsAlike })
     // The steps of its older versions' requests, where they have some, only on those requests (see kEnterOlder).
-    const own = hooks.enter === null ? hooks : { ...hooks, preValidation: null, preHandler: null }
-    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...hooks.enter === null ? {} : { [kEnterOlder]: hooks.enter }, ...every, ...withHooks(route, own) })
+    const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: differ ? 'differ' : 'same', moves: true, responds: !respondsAlike })
+    Object.assign(route, { [kDocumentedShapes]: documentedShapes, ...hooks.sent === null ? {} : { [kSent]: hooks.sent }, ...hooks.enter === null ? {} : { [kEnterOlder]: hooks.enter }, ...every, ...withHooks(route, hooks) })
     return
   }
   // Where the route serves the newest versions too, its request schemas (the newest's) are validated after an older
   // request is converted, as on one route for every version: the handler gets what they let through (their defaults).
-  const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: newestGroup === null ? null : differ ? 'differ' : 'same', responds: true })
+  const hooks = olderRouteHooks(shapes, { attachValidation: route.attachValidation === true, converts, newest: newestGroup === null ? null : differ ? 'differ' : 'same', moves: false, responds: true })
   // The route's options (its versionChanges option is undefined now), for its older versions.
   const older: Record<string | symbol, unknown> = {
     ...route,
@@ -203,15 +202,17 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 }
 
 // The route's own hooks with those of its older versions: after them, as they were written for the newest version,
-// but the conversion of a request, before its own preHandler hooks. Its onSend work is the plugin's onSend hook's
-// (see kSent), after the route's own onSend hooks.
-function withHooks (route: DeclaredRoute, hooks: OlderRouteHooks): Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'> {
+// but the conversion of a request, before its own preHandler hooks. What reaches onSend unconverted is converted
+// first of the onSend hooks, on the context an older request is moved onto (see OlderRouteHooks.enter), else (a
+// request answered before it was moved) by the plugin's onSend hook (see kSent).
+function withHooks (route: DeclaredRoute, hooks: OlderRouteHooks): Pick<RouteOptions, 'onRequest' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'> {
   return {
+    onRequest: append(route.onRequest, hooks.onRequest),
     preValidation: append(route.preValidation, hooks.preValidation),
     preHandler: hooks.preHandler === null ? route.preHandler : prepend(hooks.preHandler, route.preHandler),
     preSerialization: append(route.preSerialization, hooks.preSerialization),
     onError: append(route.onError, hooks.onError)
-  } as Pick<RouteOptions, 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'>
+  } as Pick<RouteOptions, 'onRequest' | 'preValidation' | 'preHandler' | 'preSerialization' | 'onError'>
 }
 
 // The route options among DECLARING that a route gives. Apart, so that no closure of expandRoute names the route:

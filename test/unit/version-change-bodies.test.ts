@@ -350,3 +350,18 @@ t.test('an object with toJSON (a Mongoose document, an ORM model) is converted a
   const converted = await Promise.all(['1.0', '2.0', '3.0'].map(async version => await app.convertToApiVersion({ schema: Order, value: order, version })))
   t.same(converted, await bodies('/orders/1'), 'convertToApiVersion, the newest version too')
 })
+
+t.test('a response an app hook answers before the route takes the request is converted too, or refused where it cannot be', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "name (was 'title')", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }] })] }, { version: '1.0' }] })
+  // Answered from the app's onRequest hook, before the route's own: a cache's hit, a text it cannot read.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/cached')) await reply.type('application/json').send(JSON.stringify({ id: 1, name: 'kettle' }))
+    if (request.url.startsWith('/broken')) await reply.type('application/json').send('{ not json')
+  })
+  for (const url of ['/cached', '/broken']) app.get(url, { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1, name: 'kettle' }))
+  await app.ready()
+  t.same((await app.inject('/cached?api-version=1.0')).json(), { id: 1, title: 'kettle' })
+  const broken = await app.inject('/broken?api-version=1.0')
+  t.match([broken.statusCode, broken.json()], [500, { code: 'FST_API_VERSIONING_CONVERSION_FAILED' }])
+})

@@ -108,6 +108,6 @@ t.test('copies of the contexts of different routes are objects of one kind for V
 })
 
 t.test('olderContexts: a request Fastify keeps no route context on is answered with an error, never served unconverted', async t => {
-  const enter = olderContexts({ preValidation: null, preHandler: null })
+  const enter = olderContexts({ preValidation: null, preHandler: null, onSend: null })
   t.match(enter({ server: {} } as unknown as FastifyRequest), { statusCode: 500, code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: /Fastify keeps no route context on this request/ })
 })

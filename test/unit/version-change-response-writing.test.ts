@@ -107,3 +107,39 @@ t.test('a body an error handler sends after the reply was written once: converte
   const res = await server.inject('/things?api-version=1.0')
   t.same([res.statusCode, res.json()], [400, { code: 'NO', why: 'no teapots' }])
 })
+
+t.test("every onSend hook, the app's (@fastify/compress) and the route's, sees the body of the client's version, however it was given", async t => {
+  const { default: compress } = await import('@fastify/compress')
+  const { gunzipSync } = await import('node:zlib')
+  const seen: Record<string, unknown[]> = {}
+  const server = Fastify()
+  await server.register(compress, { threshold: 0 })
+  server.addHook('onSend', async (request, reply, payload) => { (seen[`app ${request.url}`] ??= []).push(String(payload)) })
+  await server.register(apiVersioning, {
+    versionChanges: [{
+      version: '2.0',
+      changes: [versionChange({
+        description: "Things have a 'name' (it was 'title'); a missing one is 404 (it was 410).",
+        fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }],
+        responses: [{ route: 'GET /missing', errors: true, migrate: response => { if (response.statusCode === 404) response.statusCode = 410 } }]
+      })]
+    }, { version: '1.0' }]
+  })
+  const onSend = async (request: { url: string }, reply: unknown, payload: unknown): Promise<void> => { (seen[`route ${request.url}`] ??= []).push(String(payload)) }
+  const thing = { id: 1, name: 'kettle' }
+  server.get('/object', { versionChanges: true, schema, onSend }, async () => thing)
+  server.get('/text', { versionChanges: true, schema, onSend }, async (request, reply) => reply.type('application/json').send(JSON.stringify(thing)))
+  server.get('/buffer', { versionChanges: true, schema, onSend }, async (request, reply) => reply.type('application/json').send(Buffer.from(JSON.stringify(thing))))
+  server.get('/missing', { versionChanges: true, schema, onSend }, async () => { throw Object.assign(new Error('no such thing'), { statusCode: 404 }) })
+  await server.ready()
+  for (const url of ['/object', '/text', '/buffer']) {
+    const res = await server.inject({ url: `${url}?api-version=1.0`, headers: { 'accept-encoding': 'gzip' } })
+    t.same([res.statusCode, res.headers['content-encoding'], JSON.parse(gunzipSync(res.rawPayload).toString())], [200, 'gzip', { id: 1, title: 'kettle' }], `${url}: compressed, 1.0's`)
+    t.same(seen[`app ${url}?api-version=1.0`], ['{"id":1,"title":"kettle"}'], `${url}: the app's hook sees 1.0's`)
+    t.same(seen[`route ${url}?api-version=1.0`], ['{"id":1,"title":"kettle"}'], `${url}: the route's hook too`)
+  }
+  const missing = await server.inject({ url: '/missing?api-version=1.0', headers: { 'accept-encoding': 'gzip' } })
+  t.same([missing.statusCode, missing.headers['content-encoding'], JSON.parse(gunzipSync(missing.rawPayload).toString())], [410, 'gzip', { statusCode: 404, error: 'Not Found', message: 'no such thing' }], 'a thrown error, its status converted (its body as Fastify wrote it), compressed')
+  const newest = await server.inject({ url: '/text?api-version=2.0', headers: { 'accept-encoding': 'gzip' } })
+  t.same(JSON.parse(gunzipSync(newest.rawPayload).toString()), thing, 'the newest as it was given')
+})
