@@ -55,13 +55,21 @@ const BREAKING = {
   'constraint-tightened': { request: true, success: false },
   'constraint-loosened': { request: false, success: true },
   'constraint-changed': { request: true, success: true },
+  // A position of a tuple (or the items past them) where there was none: the array may be longer than it was
+  // promised to be; and back, a client sending it is refused.
+  'item-added': { request: false, success: true },
+  'item-removed': { request: true, success: false },
+  // The names a pattern matches are now held by the other patterns or `additionalProperties` (or back): whether
+  // that takes more values or fewer cannot be told.
+  'pattern-added': { request: true, success: true },
+  'pattern-removed': { request: true, success: true },
   // What no rule reads: said, with no verdict.
   'not-judged': { request: false, success: false }
 } as const
 
 // The keywords a shape is read from (with the constraints, and how a schema is written: refs and their names).
 const SHAPE_KEYWORDS = new Set<string>([
-  'type', 'enum', 'const', 'properties', 'required', 'items', 'allOf', 'anyOf', 'oneOf', 'nullable',
+  'type', 'enum', 'const', 'properties', 'patternProperties', 'required', 'items', 'prefixItems', 'additionalItems', 'allOf', 'anyOf', 'oneOf', 'nullable',
   '$ref', '$id', '$schema', '$anchor', '$defs', 'definitions', ...CONSTRAINTS
 ])
 
@@ -71,6 +79,13 @@ interface Shape {
   values: unknown[] | null
   properties: Map<string, unknown>
   required: Set<string>
+  /** The schema of the values of the properties no other keyword names, when one is set (`false` is a constraint). */
+  additional: unknown
+  /** The schemas of the values of the properties whose names match a pattern, by pattern. */
+  patterns: Map<string, unknown>
+  /** A tuple's schemas, by position (`prefixItems`, or `items` as a list). */
+  positions: unknown[] | null
+  /** The schema of the items past the positions (all of them when there are none): `false` for none, undefined for any. */
   items: unknown
   /** The alternatives of a union that is more than a nullable type, a list of types or an enum. */
   union: unknown[] | null
@@ -108,13 +123,17 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
     compareShapes(shapeFrom(x), shapeTo(y), path, depth + 1)
   }
   function compareShapes (x: Shape, y: Shape, path: string, depth: number): void {
-    if (x.union !== null || y.union !== null) {
+    // Alternatives that cannot be matched up (another number of them) are said as a whole.
+    if (x.union?.length !== y.union?.length) {
       compareOwn(x, y, path)
-      // Alternatives in the same places are compared in place; others cannot be matched up: said, as a whole.
-      if (x.union?.length === y.union?.length) (x.union as unknown[]).forEach((branch, i) => compare(branch, (y.union as unknown[])[i], path, depth))
-      else emit('schema-changed', path, '')
+      emit('schema-changed', path, '')
       return
     }
+    compareKeywords(x, y, path, depth)
+    // The schema beside its alternatives (properties all of them share) was compared first; then each in its place.
+    x.union?.forEach((branch, i) => compare(branch, (y.union as unknown[])[i], path, depth))
+  }
+  function compareKeywords (x: Shape, y: Shape, path: string, depth: number): void {
     if (!sameSet(x.types, y.types)) {
       const kind = covers(y.types, x.types) ? 'type-widened' : covers(x.types, y.types) ? 'type-narrowed' : 'type-changed'
       emit(kind, path, `from ${typeText(x.types)} to ${typeText(y.types)}`)
@@ -124,8 +143,34 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
     compareValues(x.values, y.values, path)
     compareOwn(x, y, path)
     compareProperties(x, y, path, depth)
+    compareMaps(x, y, path, depth)
+    compareItems(x, y, path, depth)
+  }
+  // The values of a map, at `name.*` (`additionalProperties`) or `name./pattern/`, as a property's.
+  function compareMaps (x: Shape, y: Shape, path: string, depth: number): void {
+    // A map closed (`additionalProperties: false`) or opened is the constraint's change: no values, not any.
+    const closed = x.constraints.has('additionalProperties') || y.constraints.has('additionalProperties')
+    if (!closed && (x.additional !== undefined || y.additional !== undefined)) compare(x.additional, y.additional, child(path, '*'), depth)
+    for (const pattern of [...new Set([...x.patterns.keys(), ...y.patterns.keys()])].sort()) {
+      const where = child(path, `/${pattern}/`)
+      if (!y.patterns.has(pattern)) emit('pattern-removed', where, '')
+      else if (!x.patterns.has(pattern)) emit('pattern-added', where, '')
+      else compare(x.patterns.get(pattern), y.patterns.get(pattern), where, depth)
+    }
+  }
+  // A tuple's items by position, at `name[0]`, then those past them (an array's items), at `name[]`.
+  function compareItems (x: Shape, y: Shape, path: string, depth: number): void {
+    const count = Math.max(x.positions?.length ?? 0, y.positions?.length ?? 0)
+    for (let i = 0; i < count; i++) compareItem(x.positions?.[i] ?? x.items, y.positions?.[i] ?? y.items, `${path}[${i}]`, depth)
+    compareItem(x.items, y.items, `${path}[]`, depth)
+  }
+  function compareItem (a: unknown, b: unknown, path: string, depth: number): void {
+    if (a === false || b === false) {
+      if (a !== b) emit(a === false ? 'item-added' : 'item-removed', path, '')
+      return
+    }
     // No items is any items.
-    if (x.items !== undefined || y.items !== undefined) compare(x.items, y.items, `${path}[]`, depth)
+    if (a !== undefined || b !== undefined) compare(a, b, path, depth)
   }
   function compareProperties (x: Shape, y: Shape, path: string, depth: number): void {
     // A name may be required without a schema of its own.
@@ -135,19 +180,19 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
     for (const name of [...names].sort()) {
       // A renamed property is said once, under its newer name.
       if (olderNames.has(name)) continue
-      const child = path === '' ? name : `${path}.${name}`
+      const named = child(path, name)
       const older = renamed.get(name) ?? name
       const before = x.properties.has(older)
       const after = y.properties.has(name)
-      if (older !== name) emit('property-renamed', child, older)
+      if (older !== name) emit('property-renamed', named, older)
       if (before && !after) {
-        emit('property-removed', child, '')
+        emit('property-removed', named, '')
       } else if (after && !before) {
-        emit(y.required.has(name) ? 'required-property-added' : 'property-added', child, '')
+        emit(y.required.has(name) ? 'required-property-added' : 'property-added', named, '')
       } else {
-        if (!x.required.has(older) && y.required.has(name)) emit('newly-required', child, '')
-        if (x.required.has(older) && !y.required.has(name)) emit('no-longer-required', child, '')
-        if (before) compare(x.properties.get(older), y.properties.get(name), child, depth)
+        if (!x.required.has(older) && y.required.has(name)) emit('newly-required', named, '')
+        if (x.required.has(older) && !y.required.has(name)) emit('no-longer-required', named, '')
+        if (before) compare(x.properties.get(older), y.properties.get(name), named, depth)
       }
     }
   }
@@ -178,6 +223,11 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
   return changes
 }
 
+// The path of a property (or the values of a map) of the schema at `path`.
+function child (path: string, name: string): string {
+  return path === '' ? name : `${path}.${name}`
+}
+
 // Where in a schema, after a word: ' of `items[].total`', or nothing for the schema itself.
 function at (path: string): string {
   return path === '' ? '' : ` of ${code(path)}`
@@ -198,6 +248,10 @@ function sentence (kind: Kind, path: string, detail: string): string {
     case 'enum-restricted': return `values${of} restricted to ${detail}`
     case 'enum-unrestricted': return `values${of} no longer restricted`
     case 'schema-changed': return `schema${of} changed`
+    case 'item-added': return `item ${code(path)} added`
+    case 'item-removed': return `item ${code(path)} removed`
+    case 'pattern-added': return `pattern property ${code(path)} added`
+    case 'pattern-removed': return `pattern property ${code(path)} removed`
     default: return `type${of} changed ${detail}`
   }
 }
@@ -250,8 +304,8 @@ function shape (schema: Record<string, unknown>, partShape: (part: unknown) => S
     if (others.length < branches.length) result.types.push('null')
   }
   if (schema.nullable === true) result.types.push('null')
-  if (result.types.length === 0 && result.properties.size > 0) result.types.push('object')
-  if (result.types.length === 0 && result.items !== undefined) result.types.push('array')
+  if (result.types.length === 0 && (result.properties.size > 0 || result.additional !== undefined || result.patterns.size > 0)) result.types.push('object')
+  if (result.types.length === 0 && (result.items !== undefined || result.positions !== null)) result.types.push('array')
   // One order whatever the keywords' order, `null` last: `string | null`.
   const types = [...new Set(result.types)].sort()
   result.types = [...types.filter(type => type !== 'null'), ...types.filter(type => type === 'null')]
@@ -265,11 +319,23 @@ function own (schema: Record<string, unknown>): Shape {
     values: Array.isArray(schema.enum) ? schema.enum : Object.hasOwn(schema, 'const') ? [schema.const] : null,
     properties: new Map(isObject(schema.properties) ? Object.entries(schema.properties) : []),
     required: new Set(Array.isArray(schema.required) ? schema.required.map(String) : []),
-    items: schema.items,
+    additional: isObject(schema.additionalProperties) ? schema.additionalProperties : undefined,
+    patterns: new Map(isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : []),
+    ...itemsOf(schema),
     union: null,
     constraints: constraintsOf(schema),
-    extras: new Map(Object.entries(schema).filter(([key, value]) => isExtra(key, value)).map(([key, value]) => [key, [value]]))
+    extras: new Map(Object.entries(schema).filter(([key]) => !SHAPE_KEYWORDS.has(key) && !isDocumentation(key)).map(([key, value]) => [key, [value]]))
   }
+}
+
+/**
+ * A tuple's positions and the items past them: 2020-12's `prefixItems` and `items`, or draft-07's `items` as a
+ * list and `additionalItems` (which, beside `items` as one schema, holds nothing).
+ */
+function itemsOf (schema: Record<string, unknown>): Pick<Shape, 'positions' | 'items'> {
+  if (Array.isArray(schema.prefixItems)) return { positions: schema.prefixItems, items: schema.items }
+  if (Array.isArray(schema.items)) return { positions: schema.items, items: schema.additionalItems }
+  return { positions: null, items: schema.items }
 }
 
 /**
@@ -285,16 +351,14 @@ function renamedIn (x: Shape, y: Shape, renames: readonly Rename[]): Map<string,
   return found
 }
 
-// A keyword no rule reads: not the shape's own nor documentation; `additionalProperties` when it is a schema.
-function isExtra (key: string, value: unknown): boolean {
-  return SHAPE_KEYWORDS.has(key) ? key === 'additionalProperties' && isObject(value) : !isDocumentation(key)
-}
-
 function merge (into: Shape, part: Shape): void {
   into.types.push(...part.types)
   into.values ??= part.values
   for (const [name, property] of part.properties) into.properties.set(name, property)
   for (const name of part.required) into.required.add(name)
+  into.additional ??= part.additional
+  for (const [pattern, values] of part.patterns) into.patterns.set(pattern, values)
+  into.positions ??= part.positions
   into.items ??= part.items
   into.union ??= part.union
   for (const [key, value] of part.constraints) into.constraints.set(key, into.constraints.has(key) ? combine(key, into.constraints.get(key), value) : value)
@@ -307,7 +371,8 @@ function isNull (branch: Shape): boolean {
 
 // Nothing but types and values: no properties, items, alternatives, constraints or other keywords.
 function isBare (branch: Shape): boolean {
-  return branch.properties.size === 0 && branch.items === undefined && branch.union === null && branch.constraints.size === 0 && branch.extras.size === 0
+  return branch.properties.size === 0 && branch.additional === undefined && branch.patterns.size === 0 && branch.positions === null &&
+    branch.items === undefined && branch.union === null && branch.constraints.size === 0 && branch.extras.size === 0
 }
 
 function isPlainType (branch: Shape): boolean {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifySchema, HTTPMethods } from 'fastify'
-import { Type } from '@sinclair/typebox'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { allProblems, buildDocs } from './openapi-helpers.js'
 
 // The rules of apiVersionChanges(), one row each: a route in version 1.0 and its successor in 2.0, and what a
@@ -22,6 +22,9 @@ const closed = (schema: object) => ({ ...schema, additionalProperties: false })
 const literals = (...values: string[]) => Type.Union(values.map(value => Type.Literal(value)))
 const secured = (...security: Array<Record<string, string[]>>): Side => ({ schema: { security } })
 const withHeaders = (headers: Record<string, unknown>, schema: object = string) => ({ ...schema, headers })
+// A map of stock by warehouse (TypeBox's Record: `patternProperties`, documented as `additionalProperties`).
+const stock = (...names: string[]) => object({ stock: Type.Record(Type.String(), Type.Object(Object.fromEntries(names.map(name => [name, Type.Integer()])))) })
+const tuple = (...items: TSchema[]) => object({ t: Type.Tuple(items) })
 
 const rows: Row[] = [
   // Parameters: what a client of 1.0 sends.
@@ -86,6 +89,51 @@ const rows: Row[] = [
   { rule: 'a success status removed', v1: { schema: { response: { 200: string, 202: string } } }, v2: ok200(string), breaking: true, changes: ['response 202 removed'] },
   { rule: 'a success media type removed', v1: ok200({ content: { 'application/json': { schema: string }, 'text/csv': { schema: string } } }), v2: ok200({ content: { 'application/json': { schema: string } } }), breaking: true, changes: ['response 200: media type `text/csv` removed'] },
   { rule: 'a success media type added', v1: ok200({ content: { 'application/json': { schema: string } } }), v2: ok200({ content: { 'application/json': { schema: string }, 'text/csv': { schema: string } } }), breaking: false, changes: ['response 200: media type `text/csv` added'] },
+
+  // Maps: the schema of their values (`additionalProperties`) is compared as a property's, at `name.*`.
+  { rule: "a property removed from a response map's values (TypeBox Record)", v1: ok200(stock('onHand', 'reserved')), v2: ok200(stock('onHand')), breaking: true, changes: ['response 200: property `stock.*.reserved` removed'] },
+  { rule: "a property removed from a request map's values", v1: body(stock('onHand', 'reserved')), v2: body(stock('onHand')), breaking: true, changes: ['request body: property `stock.*.reserved` removed'] },
+  { rule: "a property added to a response map's values", v1: ok200(stock('onHand')), v2: ok200(stock('onHand', 'reserved')), breaking: false, changes: ['response 200: required property `stock.*.reserved` added'] },
+  { rule: "a response map's values may be more (integer to number)", v1: ok200(Type.Record(Type.String(), Type.Integer())), v2: ok200(Type.Record(Type.String(), Type.Number())), breaking: true, changes: ['response 200: type of `*` changed from `integer` to `number`'] },
+  { rule: "a request map's values typed where any were taken", v1: body(object({ m: { type: 'object' } })), v2: body(object({ m: { type: 'object', additionalProperties: integer } })), breaking: true, changes: ['request body: type of `m.*` changed from any to `integer`'] },
+  { rule: "a response map's values no longer typed", v1: ok200(object({ m: { type: 'object', additionalProperties: integer } })), v2: ok200(object({ m: { type: 'object' } })), breaking: true, changes: ['response 200: type of `m.*` changed from `integer` to any'] },
+  { rule: 'a response map closed: no values, which is a constraint', v1: ok200(object({ m: { type: 'object', additionalProperties: integer } })), v2: ok200(object({ m: closed({ type: 'object' }) })), breaking: false, changes: ['response 200: `additionalProperties` of `m` set to `false`'] },
+
+  // Tuples (TypeBox's Tuple: `items` as a list, `additionalItems: false`): each item by its position, at `name[i]`.
+  { rule: "a response tuple's item of another type", v1: ok200(tuple(Type.String(), Type.Integer())), v2: ok200(tuple(Type.String(), Type.String())), breaking: true, changes: ['response 200: type of `t[1]` changed from `integer` to `string`'] },
+  { rule: "a request tuple's item of another type", v1: body(tuple(Type.String(), Type.Integer())), v2: body(tuple(Type.String(), Type.String())), breaking: true, changes: ['request body: type of `t[1]` changed from `integer` to `string`'] },
+  {
+    rule: 'a response tuple gains an item: longer than it promised',
+    v1: ok200(tuple(Type.String(), Type.Integer())),
+    v2: ok200(tuple(Type.String(), Type.Integer(), Type.Boolean())),
+    breaking: true,
+    changes: ['response 200: `maxItems` of `t` raised from `2` to `3`', 'response 200: item `t[2]` added', 'response 200: `minItems` of `t` raised from `2` to `3`'],
+    details: [true, true, false]
+  },
+  {
+    rule: 'a request tuple gains an item, required (minItems)',
+    v1: body(tuple(Type.String(), Type.Integer())),
+    v2: body(tuple(Type.String(), Type.Integer(), Type.Boolean())),
+    breaking: true,
+    changes: ['request body: `minItems` of `t` raised from `2` to `3`', 'request body: `maxItems` of `t` raised from `2` to `3`', 'request body: item `t[2]` added'],
+    details: [true, false, false]
+  },
+  { rule: 'a request tuple gains an optional item', v1: body(object({ t: { type: 'array', items: [string], additionalItems: false } })), v2: body(object({ t: { type: 'array', items: [string, integer], additionalItems: false } })), breaking: false, changes: ['request body: item `t[1]` added'] },
+  {
+    rule: 'a request tuple loses an item: the client still sends it',
+    v1: body(tuple(Type.String(), Type.Integer())),
+    v2: body(tuple(Type.String())),
+    breaking: true,
+    changes: ['request body: `maxItems` of `t` lowered from `2` to `1`', 'request body: item `t[1]` removed', 'request body: `minItems` of `t` lowered from `2` to `1`'],
+    details: [true, true, false]
+  },
+  { rule: 'a response tuple open to more items', v1: ok200(object({ t: { type: 'array', items: [string], additionalItems: false } })), v2: ok200(object({ t: { type: 'array', items: [string] } })), breaking: true, changes: ['response 200: item `t[]` added'] },
+  { rule: 'a request tuple closed to more items', v1: body(object({ t: { type: 'array', items: [string], additionalItems: integer } })), v2: body(object({ t: { type: 'array', items: [string], additionalItems: false } })), breaking: true, changes: ['request body: item `t[]` removed'] },
+  { rule: 'a tuple in an allOf part', v1: ok200(object({ t: { allOf: [Type.Tuple([Type.String(), Type.Integer()])] } })), v2: ok200(object({ t: { allOf: [Type.Tuple([Type.String(), Type.String()])] } })), breaking: true, changes: ['response 200: type of `t[1]` changed from `integer` to `string`'] },
+  { rule: 'an array of items of one schema made a tuple', v1: body(object({ t: { type: 'array', items: string } })), v2: body(object({ t: { type: 'array', items: [string, integer] } })), breaking: true, changes: ['request body: type of `t[1]` changed from `string` to `integer`', 'request body: type of `t[]` changed from `string` to any'], details: [true, false] },
+
+  // Properties beside a union: compared as any schema's.
+  { rule: 'a response property removed beside a union', v1: ok200({ type: 'object', properties: { a: string, total: integer }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), v2: ok200({ type: 'object', properties: { a: string }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), breaking: true, changes: ['response 200: property `total` removed'] },
 
   // Other responses: said, never breaking.
   { rule: 'an error status removed', v1: { schema: { response: { 200: string, 409: object({ why: string }) } } }, v2: ok200(string), breaking: true, changes: ['response 409 removed'] },
@@ -203,4 +251,36 @@ t.test('each rule of apiVersionChanges(): what changed from 1.0 to 2.0, and whet
   })
   t.equal(changes.changed.length, rows.filter(row => row.changes.length > 0).length, 'no other operation changed')
   t.same(await allProblems(app), [], 'the documents stay valid')
+})
+
+t.test('JSON Schema 2020-12 forms a transformObject writes: patternProperties by pattern, prefixItems by position; schemas no rule reads said', async t => {
+  // Fastify's own schemas are draft-07 (and @fastify/swagger writes a Record's pattern as additionalProperties).
+  const schemas = (version: string) => version === '1.0'
+    ? {
+        m: { type: 'object', patternProperties: { '^[a-z]+$': object({ a: integer, b: integer }), '^x-': string } },
+        p: { type: 'array', prefixItems: [string, integer], items: false },
+        q: { type: 'array', contains: string, not: string, if: string, then: string, else: integer, propertyNames: string, dependentSchemas: { a: string }, unevaluatedItems: string, unevaluatedProperties: string }
+      }
+    : {
+        m: { type: 'object', patternProperties: { '^[a-z]+$': object({ a: integer }), '^y-': string } },
+        p: { type: 'array', prefixItems: [string, string, { type: 'boolean' }], items: false },
+        q: { type: 'array', contains: integer, not: integer, if: integer, then: integer, else: string, propertyNames: integer, dependentSchemas: { a: integer }, unevaluatedItems: integer, unevaluatedProperties: integer }
+      }
+  const app = await buildDocs({ problemDetails: true }, {
+    openapi: { openapi: '3.1.0' },
+    transformObject: ({ document, version }) => {
+      const responses = { 200: { description: 'Forms', content: { 'application/json': { schema: object(schemas(version)) } } } }
+      return { ...document, paths: { ...document.paths, '/forms': { get: { responses } } } }
+    }
+  }, app => { app.get('/a', { apiVersions: ['1.0', '2.0'] }, async () => null) })
+  const [changes] = app.apiVersionChanges()
+  const found = changes.changed.find(c => c.operation === 'GET /forms')
+  t.same(found?.details, [
+    { change: 'response 200: property `m./^[a-z]+$/.b` removed', breaking: true },
+    { change: 'response 200: pattern property `m./^x-/` removed', breaking: true },
+    { change: 'response 200: pattern property `m./^y-/` added', breaking: true },
+    { change: 'response 200: type of `p[1]` changed from `integer` to `string`', breaking: true },
+    { change: 'response 200: item `p[2]` added', breaking: true },
+    { change: 'response 200: changed (not judged): `contains`, `dependentSchemas`, `else`, `if`, `not`, `propertyNames`, `then`, `unevaluatedItems`, `unevaluatedProperties` of `q`', breaking: false }
+  ])
 })
