@@ -154,8 +154,11 @@ function compareRequestBody (a: Operation, b: Operation, from: Side, to: Side, c
 function compareResponses (a: Operation, b: Operation, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
   const responsesA = record(a.operation.responses)
   const responsesB = record(b.operation.responses)
+  // Fastify answers a status without a schema of its own with `default`'s, a 200 too: where no 2xx is documented,
+  // `default` is what a client reads on success.
+  const defaultSucceeds = !documentsSuccess(responsesA) || !documentsSuccess(responsesB)
   for (const status of [...new Set([...Object.keys(responsesA), ...Object.keys(responsesB)])].sort()) {
-    const role: Role = status.startsWith('2') ? 'success' : 'other'
+    const role: Role = isSuccess(status) || (status === 'default' && defaultSucceeds) ? 'success' : 'other'
     const subject = `response ${status}`
     if (!Object.hasOwn(responsesB, status)) {
       // A client handles each status its version documents, errors too: one answered no more (a 404 now a 410)
@@ -163,14 +166,30 @@ function compareResponses (a: Operation, b: Operation, from: Side, to: Side, con
       notes.push({ text: `${subject} removed`, breaking: true })
     } else if (!Object.hasOwn(responsesA, status)) {
       notes.push({ text: `${subject} added`, breaking: false })
+      // A client of `from` reads this status as `default` was.
+      const before = documentsSuccess(responsesA) ? undefined : responsesA.default
+      if (isSuccess(status) && before !== undefined) compareResponse(subject, before, responsesB[status], role, from, to, context, notes)
     } else {
-      const x = resolveRef(from.document, responsesA[status])
-      const y = resolveRef(to.document, responsesB[status])
-      compareContent(record(x.content), record(y.content), subject, role, from, to, context, notes)
-      compareHeaders(record(x.headers), record(y.headers), subject, role, from, to, context, notes)
-      unjudgedNote(subject, x, y, RESPONSE_KEYS, from, to, notes)
+      compareResponse(subject, responsesA[status], responsesB[status], role, from, to, context, notes)
     }
   }
+}
+
+// A status or range of them (OpenAPI's `2XX`) that is a success.
+function isSuccess (status: string): boolean {
+  return status.startsWith('2')
+}
+
+function documentsSuccess (responses: Record<string, unknown>): boolean {
+  return Object.keys(responses).some(isSuccess)
+}
+
+function compareResponse (subject: string, a: unknown, b: unknown, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[]): void {
+  const x = resolveRef(from.document, a)
+  const y = resolveRef(to.document, b)
+  compareContent(record(x.content), record(y.content), subject, role, from, to, context, notes)
+  compareHeaders(record(x.headers), record(y.headers), subject, role, from, to, context, notes)
+  unjudgedNote(subject, x, y, RESPONSE_KEYS, from, to, notes)
 }
 
 /**

@@ -132,6 +132,19 @@ const rows: Row[] = [
   { rule: 'a tuple in an allOf part', v1: ok200(object({ t: { allOf: [Type.Tuple([Type.String(), Type.Integer()])] } })), v2: ok200(object({ t: { allOf: [Type.Tuple([Type.String(), Type.String()])] } })), breaking: true, changes: ['response 200: type of `t[1]` changed from `integer` to `string`'] },
   { rule: 'an array of items of one schema made a tuple', v1: body(object({ t: { type: 'array', items: string } })), v2: body(object({ t: { type: 'array', items: [string, integer] } })), breaking: true, changes: ['request body: type of `t[1]` changed from `string` to `integer`', 'request body: type of `t[]` changed from `string` to any'], details: [true, false] },
 
+  // A `default` response: what Fastify answers any status without its own schema with, 200 too.
+  { rule: 'a default response where no 2xx is documented is the success response: its property removed', v1: { schema: { response: { default: object({ id: integer, email: string }) } } }, v2: { schema: { response: { default: object({ id: integer }) } } }, breaking: true, changes: ['response default: property `email` removed'] },
+  { rule: 'a default response beside a 2xx answers errors: its property removed', v1: { schema: { response: { 200: string, default: object({ why: string }) } } }, v2: { schema: { response: { 200: string, default: object({}) } } }, breaking: false, changes: ['response default: property `why` removed'] },
+  {
+    rule: 'a 2xx given a schema of its own where the default answered it: compared with that default',
+    v1: { schema: { response: { default: object({ id: integer, email: string }) } } },
+    v2: { schema: { response: { 200: object({ id: integer }), default: object({ id: integer, email: string }) } } },
+    breaking: true,
+    changes: ['response 200: property `email` removed', 'response 200 added'],
+    details: [true, false]
+  },
+  { rule: "a 2xx range (Fastify's `2xx`, OpenAPI's `2XX`) is a success response", v1: { schema: { response: { '2xx': object({ total: integer }) } } }, v2: { schema: { response: { '2xx': object({}) } } }, breaking: true, changes: ['response 2XX: property `total` removed'] },
+
   // Properties beside a union: compared as any schema's.
   { rule: 'a response property removed beside a union', v1: ok200({ type: 'object', properties: { a: string, total: integer }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), v2: ok200({ type: 'object', properties: { a: string }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), breaking: true, changes: ['response 200: property `total` removed'] },
 

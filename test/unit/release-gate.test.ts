@@ -137,6 +137,27 @@ t.test('check: the version parameter of a saved version newly required (or optio
   })
 })
 
+t.test('check: what a success response holds in a map\'s values or a tuple, or answers with `default`, is held to as any property', async t => {
+  const dir = tempFolder(t)
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'shop')).code, 0)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'shop'), { code: 0, stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n', stderr: '' })
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'shop-broken'), {
+    code: 1,
+    stdout: [
+      '1.0: 3 breaking changes, 0 other changes',
+      '  breaking:',
+      '  - `GET /customers/{id}`: response default: property `email` removed',
+      '  - `GET /products/{sku}`: response 200: type of `size[1]` changed from `integer` to `string`',
+      '  - `GET /products/{sku}`: response 200: property `stockByWarehouse.*.reserved` removed',
+      '2.0: no change',
+      '',
+      'Breaking changes in 1.0: a released version must not break its clients. Undo them, or make them in a new version.',
+      ''
+    ].join('\n'),
+    stderr: ''
+  })
+})
+
 t.test('check: a saved version the app no longer serves is fine only when its enforced sunset retired it', async t => {
   const dir = await released(t)
   t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'retired'), {
