@@ -351,18 +351,42 @@ function renamedIn (x: Shape, y: Shape, renames: readonly Rename[]): Map<string,
   return found
 }
 
+/**
+ * Adds a part of an `allOf` (or the one alternative of a union with `null`): what both say of one property, map
+ * values or items is both schemas (an `allOf` of them), values both allow; alternatives of a second union, which
+ * cannot be put with the first, are said when they change (not judged).
+ */
 function merge (into: Shape, part: Shape): void {
   into.types.push(...part.types)
-  into.values ??= part.values
-  for (const [name, property] of part.properties) into.properties.set(name, property)
+  into.values = into.values === null || part.values === null ? into.values ?? part.values : into.values.filter(value => part.values?.some(other => sameJson(value, other)))
+  for (const [name, property] of part.properties) into.properties.set(name, both(into.properties.get(name), property))
   for (const name of part.required) into.required.add(name)
-  into.additional ??= part.additional
-  for (const [pattern, values] of part.patterns) into.patterns.set(pattern, values)
-  into.positions ??= part.positions
-  into.items ??= part.items
+  into.additional = both(into.additional, part.additional)
+  for (const [pattern, values] of part.patterns) into.patterns.set(pattern, both(into.patterns.get(pattern), values))
+  into.positions = into.positions === null || part.positions === null ? into.positions ?? part.positions : positionsOfBoth(into, part)
+  into.items = both(into.items, part.items)
+  if (into.union !== null && part.union !== null) into.extras.set('allOf', [...into.extras.get('allOf') ?? [], part.union])
   into.union ??= part.union
   for (const [key, value] of part.constraints) into.constraints.set(key, into.constraints.has(key) ? combine(key, into.constraints.get(key), value) : value)
   for (const [key, values] of part.extras) into.extras.set(key, [...into.extras.get(key) ?? [], ...values])
+}
+
+// The schema of what two schemas both take (undefined: any; false: none).
+function both (a: unknown, b: unknown): unknown {
+  if (a === undefined) return b
+  if (b === undefined) return a
+  return a === false || b === false ? false : { allOf: [a, b] }
+}
+
+// Two tuples' positions: past its own, each takes what its items past them do.
+function positionsOfBoth (a: Shape, b: Shape): unknown[] {
+  const x = a.positions as unknown[]
+  const y = b.positions as unknown[]
+  return Array.from({ length: Math.max(x.length, y.length) }, (_, i) => both(i < x.length ? x[i] : a.items, i < y.length ? y[i] : b.items))
+}
+
+function sameJson (a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
 }
 
 function isNull (branch: Shape): boolean {

@@ -145,6 +145,14 @@ const rows: Row[] = [
   },
   { rule: "a 2xx range (Fastify's `2xx`, OpenAPI's `2XX`) is a success response", v1: { schema: { response: { '2xx': object({ total: integer }) } } }, v2: { schema: { response: { '2xx': object({}) } } }, breaking: true, changes: ['response 2XX: property `total` removed'] },
 
+  // What two allOf parts both say: both hold.
+  { rule: 'one property in two allOf parts: both compared', v1: ok200({ allOf: [object({ s: text({ maxLength: 10 }) }), object({ s: string })] }), v2: ok200({ allOf: [object({ s: text({ maxLength: 20 }) }), object({ s: string })] }), breaking: true, changes: ['response 200: `maxLength` of `s` raised from `10` to `20`'] },
+  { rule: 'two allOf parts with an enum each: the values both allow', v1: body(object({ s: { allOf: [{ type: 'string', enum: ['a', 'b', 'c'] }, { enum: ['b', 'c'] }] } })), v2: body(object({ s: { allOf: [{ type: 'string', enum: ['a', 'b', 'c'] }, { enum: ['c'] }] } })), breaking: true, changes: ['request body: value `"b"` removed from the enum of `s`'] },
+  { rule: 'two allOf parts with a union each: the second said, not judged', v1: ok200({ allOf: [{ anyOf: [object({ a: string }), object({ b: string })] }, { anyOf: [object({ c: string }), object({ d: string })] }] }), v2: ok200({ allOf: [{ anyOf: [object({ a: string }), object({ b: string })] }, { anyOf: [object({ c: string }), object({ d: integer })] }] }), breaking: false, changes: ['response 200: changed (not judged): `allOf`'] },
+  { rule: 'two tuples in allOf parts: each position both, past one\'s own its further items', v1: ok200(object({ t: { allOf: [{ type: 'array', items: [string, integer], additionalItems: false }, { type: 'array', items: [string], additionalItems: integer }] } })), v2: ok200(object({ t: { allOf: [{ type: 'array', items: [string, integer] }, { type: 'array', items: [string], additionalItems: number({ maximum: 5 }) }] } })), breaking: true, changes: ['response 200: item `t[]` added', 'response 200: `maximum` of `t[1]` set to `5`'], details: [true, false] },
+  { rule: 'two tuples in allOf parts, the longer second', v1: ok200(object({ t: { allOf: [{ type: 'array', items: [string], additionalItems: integer }, { type: 'array', items: [string, integer], additionalItems: false }] } })), v2: ok200(object({ t: { allOf: [{ type: 'array', items: [string], additionalItems: number({ maximum: 5 }) }, { type: 'array', items: [string, integer] }] } })), breaking: true, changes: ['response 200: item `t[]` added', 'response 200: `maximum` of `t[1]` set to `5`'], details: [true, false] },
+  { rule: 'map values in two allOf parts', v1: body({ allOf: [{ type: 'object', additionalProperties: object({ a: integer }) }, { type: 'object', additionalProperties: object({ b: integer }) }] }), v2: body({ allOf: [{ type: 'object', additionalProperties: object({ a: integer }) }, { type: 'object', additionalProperties: object({}) }] }), breaking: true, changes: ['request body: property `*.b` removed'] },
+
   // Properties beside a union: compared as any schema's.
   { rule: 'a response property removed beside a union', v1: ok200({ type: 'object', properties: { a: string, total: integer }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), v2: ok200({ type: 'object', properties: { a: string }, anyOf: [{ required: ['a'] }, { required: ['total'] }] }), breaking: true, changes: ['response 200: property `total` removed'] },
 
@@ -271,11 +279,13 @@ t.test('JSON Schema 2020-12 forms a transformObject writes: patternProperties by
   const schemas = (version: string) => version === '1.0'
     ? {
         m: { type: 'object', patternProperties: { '^[a-z]+$': object({ a: integer, b: integer }), '^x-': string } },
+        n: { allOf: [{ type: 'object', patternProperties: { '^a': object({ a: integer }) } }, { patternProperties: { '^a': object({ b: integer }) } }] },
         p: { type: 'array', prefixItems: [string, integer], items: false },
         q: { type: 'array', contains: string, not: string, if: string, then: string, else: integer, propertyNames: string, dependentSchemas: { a: string }, unevaluatedItems: string, unevaluatedProperties: string }
       }
     : {
         m: { type: 'object', patternProperties: { '^[a-z]+$': object({ a: integer }), '^y-': string } },
+        n: { allOf: [{ type: 'object', patternProperties: { '^a': object({ a: integer }) } }, { patternProperties: { '^a': object({}) } }] },
         p: { type: 'array', prefixItems: [string, string, { type: 'boolean' }], items: false },
         q: { type: 'array', contains: integer, not: integer, if: integer, then: integer, else: string, propertyNames: integer, dependentSchemas: { a: integer }, unevaluatedItems: integer, unevaluatedProperties: integer }
       }
@@ -292,6 +302,7 @@ t.test('JSON Schema 2020-12 forms a transformObject writes: patternProperties by
     { change: 'response 200: property `m./^[a-z]+$/.b` removed', breaking: true },
     { change: 'response 200: pattern property `m./^x-/` removed', breaking: true },
     { change: 'response 200: pattern property `m./^y-/` added', breaking: true },
+    { change: 'response 200: property `n./^a/.b` removed', breaking: true },
     { change: 'response 200: type of `p[1]` changed from `integer` to `string`', breaking: true },
     { change: 'response 200: item `p[2]` added', breaking: true },
     { change: 'response 200: changed (not judged): `contains`, `dependentSchemas`, `else`, `if`, `not`, `propertyNames`, `then`, `unevaluatedItems`, `unevaluatedProperties` of `q`', breaking: false }
