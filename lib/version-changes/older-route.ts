@@ -47,6 +47,8 @@ export interface RouteShapesOf {
   shapeOf: (key: string) => OlderShape | null
   /** The newest version's serializer of a reply's status and type, where one writes it. */
   newest: (reply: FastifyReply) => Serialize | null
+  /** The newest version's schema of a reply's media type, where its status's schema is by media type; else undefined. */
+  newestByMediaType: (reply: FastifyReply) => unknown
 }
 
 /** How the route takes requests (see expandRoute). */
@@ -148,6 +150,9 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     const shape = shapeOf(outcome)
     if (shape === null) return payload
     let need = shape.conversion.needs(reply.statusCode)
+    // A text of another media type than JSON that the status declares a schema of its own for (`content`), one no
+    // version changes, is no data to convert (a CSV beside the JSON whose fields changed).
+    if (need === 'data' && unchangedMediaType(shape, shapes, reply)) need = 'body'
     let body = payload
     const error = outcome.thrown
     if (error !== null && writtenByFastify(reply, payload)) {
@@ -196,6 +201,11 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     onError: responds ? onError : null,
     sent: responds ? sent : null
   }
+}
+
+function unchangedMediaType (shape: OlderShape, shapes: RouteShapesOf, reply: FastifyReply): boolean {
+  const schema = shape.serializerOf.byMediaType(reply)
+  return schema !== undefined && schema === shapes.newestByMediaType(reply) && !/json/i.test(String(reply.getHeader('content-type')))
 }
 
 // The version the router served the request as: one of this route's (a hook may give request.apiVersion another).

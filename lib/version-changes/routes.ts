@@ -370,6 +370,11 @@ class RouteShapes implements RouteShapesOf {
     return this.newestOnes()(reply)
   }
 
+  /** The newest version's schema of a reply's media type (see VersionSerializers.byMediaType). */
+  newestByMediaType (reply: FastifyReply): unknown {
+    return this.newestOnes().byMediaType(reply)
+  }
+
   /** The older shapes as the documents show them. A shared schema a change changed stays a component of its name. */
   documented (): DocumentedShape[] {
     const { groups, list, shared } = this.source

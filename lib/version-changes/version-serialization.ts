@@ -14,6 +14,8 @@ export interface VersionSerializers {
   (reply: FastifyReply): Serialize | null
   /** Compiles the serializers (of the statuses `of` takes) now, with a compiler as Fastify calls one, rather than at their first use. */
   compile: (compiler: SerializerCompiler, of?: (status: string) => boolean) => void
+  /** The schema of a reply's media type, where its status's schema is by media type (`content`); else undefined. */
+  byMediaType: (reply: FastifyReply) => unknown
 }
 
 /** A serializer compiler, as Fastify calls one. */
@@ -57,12 +59,25 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
     if (key === undefined) return remember(status, null)
     const schema = byKey.get(key)
     if (isObject(schema) && isObject(schema.content)) {
-      const content: Record<string, unknown> = schema.content
-      const type = String(reply.getHeader('content-type')).split(';', 1)[0]
-      const mediaType = Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
+      const mediaType = mediaTypeOf(reply, schema.content)
       if (mediaType === undefined) return null
-      return compiledFor(reply, (content[mediaType] as { schema?: unknown }).schema, key, mediaType)
+      return compiledFor(reply, (schema.content[mediaType] as { schema?: unknown }).schema, key, mediaType)
     }
     return remember(status, compiledFor(reply, schema, key, undefined))
-  }, { compile })
+  }, {
+    compile,
+    byMediaType (reply: FastifyReply): unknown {
+      // Asked of a status whose data converts: it has a schema.
+      const schema = byKey.get(keyFor(byKey, reply.statusCode) as string)
+      if (!isObject(schema) || !isObject(schema.content)) return undefined
+      const mediaType = mediaTypeOf(reply, schema.content)
+      return mediaType === undefined ? undefined : (schema.content[mediaType] as { schema?: unknown }).schema
+    }
+  })
+}
+
+// The media type of a reply's schema by media type, as Fastify picks it: its content type, else the catch-all.
+function mediaTypeOf (reply: FastifyReply, content: Record<string, unknown>): string | undefined {
+  const type = String(reply.getHeader('content-type')).split(';', 1)[0]
+  return Object.hasOwn(content, type) ? type : Object.hasOwn(content, '*/*') ? '*/*' : undefined
 }

@@ -143,3 +143,19 @@ t.test("every onSend hook, the app's (@fastify/compress) and the route's, sees t
   const newest = await server.inject({ url: '/text?api-version=2.0', headers: { 'accept-encoding': 'gzip' } })
   t.same(JSON.parse(gunzipSync(newest.rawPayload).toString()), thing, 'the newest as it was given')
 })
+
+t.test('a status declared by media type: a text of a media type whose schema no version changes is sent as it is', async t => {
+  const server = await app(server => {
+    server.get('/things', {
+      versionChanges: true,
+      schema: { response: { 200: { content: { 'application/json': { schema: Thing }, 'text/csv': { schema: Type.String() } } } } }
+    }, async (request, reply) => request.headers.accept?.startsWith('text/') === true ? await reply.type(request.headers.accept).send('id,name\n1,kettle\n') : { id: 1, name: 'kettle' })
+  })
+  for (const version of ['1.0', '2.0']) {
+    const csv = await server.inject({ url: `/things?api-version=${version}`, headers: { accept: 'text/csv' } })
+    t.same([csv.statusCode, csv.headers['content-type'], csv.body], [200, 'text/csv', 'id,name\n1,kettle\n'], version)
+  }
+  t.same((await server.inject('/things?api-version=1.0')).json(), { id: 1, title: 'kettle' }, 'its JSON converted')
+  const other = await server.inject({ url: '/things?api-version=1.0', headers: { accept: 'text/plain' } })
+  t.match([other.statusCode, other.json()], [500, { code: 'FST_API_VERSIONING_CONVERSION_FAILED' }], 'a text of a media type the status has no schema for: its data cannot be converted')
+})
