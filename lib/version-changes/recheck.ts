@@ -45,7 +45,8 @@ export function recheck (request: FastifyRequest, check: Rechecked): void | Prom
     } else if (result === false) {
       fail(request, check, part, validate.errors)
     } else if (isObject(result) && result.error != null) {
-      fail(request, check, part, [result.error])
+      // One error, or a list of them (TypeBoxValidatorCompiler's).
+      fail(request, check, part, Array.isArray(result.error) ? result.error : [result.error])
     } else if (isObject(result) && 'value' in result) {
       request[key] = result.value
     }

@@ -84,6 +84,8 @@ t.test("a validator compiler's other answers, as Fastify takes them: { value }, 
   const answers: Record<string, (data: { total: unknown }) => unknown> = {
     value: data => ({ value: { ...data, checked: true } }),
     error: data => typeof data.total === 'number' ? { error: new Error('totals must be texts') } : { value: data },
+    // @fastify/type-provider-typebox's TypeBoxValidatorCompiler: a list.
+    errors: data => typeof data.total === 'number' ? { error: [{ message: 'Expected string', instancePath: '/total' }] } : { value: data },
     promise: data => Promise.resolve(typeof data.total === 'number' && data.total > 0),
     rejected: data => typeof data.total === 'number' ? Promise.reject(new Error('no')) : Promise.resolve(true)
   }
@@ -96,6 +98,7 @@ t.test("a validator compiler's other answers, as Fastify takes them: { value }, 
     if (kind === 'value') t.same(seen, [{ total: 3, checked: true }], kind)
     if (kind === 'promise') t.same([res.statusCode, seen], [200, [{ total: 3 }]], kind)
     if (kind === 'error' || kind === 'rejected') t.match([res.statusCode, res.json().message], [500, kind === 'error' ? /body totals must be texts/ : /body no/], kind)
+    if (kind === 'errors') t.match([res.statusCode, res.json().message], [500, /\(body\/total Expected string\)/], kind)
     const zero = await app.inject({ method: 'POST', url: '/orders?api-version=1.0', payload: { total: '0' } })
     if (kind === 'promise') t.match([zero.statusCode, zero.json().message], [500, /no reason given/])
   }
