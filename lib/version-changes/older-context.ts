@@ -11,8 +11,8 @@ export interface OlderSteps {
 
 /**
  * Moves a request onto a copy of its route's context (Fastify's, which it reads at every step of the request) whose
- * preValidation and preHandler hooks end with `steps`, and whose onSend hooks start with its own: a copy a context, made at its first older request (a GET
- * route's HEAD route has a context of its own). Every other property the copy has as the route's context has it
+ * preValidation and preHandler hooks end with `steps`, and whose onSend hooks start with its own: a copy a context,
+ * made at its first older request (a GET route's HEAD route has a context of its own). Every other property the copy has as the route's context has it
  * when the copy is made: after ready, where Fastify changes none of a context's but its caches, whose objects the copy
  * shares. Where Fastify keeps no context on the request (another Fastify than the plugin knows), the error says so:
  * the request is answered with it rather than served unconverted.

@@ -142,8 +142,8 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     done()
   }
 
-  // A body that throws here is refused: the plugin's onSend hook, which runs this, answers with the error.
-  // A response's payload made its version's: as it is, or a promise of it; throws where it cannot be sent.
+  // A response's payload made its version's: as it is, or a promise of it. A body that throws here is refused: the
+  // onSend hook that runs this answers with the error.
   function sent (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const outcome = outcomeOf(request)
     if (outcome.converted || outcome.fallback) return payload
@@ -166,9 +166,6 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     return need === 'none' ? body : convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
   }
 
-  // On the route that serves every version, an older request's validation before Fastify's (and, where the route
-  // attaches errors, the step that gives the handler the client's) on a context of the route's that only older
-  // requests run on (see older-context.ts): the newest's requests pass neither step.
   // Every onSend hook sees the client's version's body (what onSend hooks do, compress or hash it, is for that body):
   // the one a handler or error handler sent as text or a Buffer, Fastify's own error's, is converted first of them.
   const sentFirst: onSendHookHandler = function apiVersionSentFirst (request, reply, payload, done) {
@@ -183,6 +180,9 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     Promise.resolve(body).then(value => done(null, value), done)
   }
 
+  // On the route that serves every version, an older request's validation before Fastify's (and, where the route
+  // attaches errors, the step that gives the handler the client's) on a context of the route's that only older
+  // requests run on (see older-context.ts): the newest's requests pass neither step. Its first onSend step too.
   const responds = mode.responds
   const moved = mode.moves && mode.newest === 'differ'
   const steps = moved || responds ? olderContexts({ preValidation: moved ? preValidation : null, preHandler: moved && attachValidation ? validated : null, onSend: responds ? sentFirst : null }) : null
