@@ -28,8 +28,11 @@ export const kSent = Symbol.for('fastify-api-versioning.sent')
  */
 export const kEnterOlder = Symbol.for('fastify-api-versioning.enterOlder')
 
-/** Moves a request of an older version (by its outcome, which the router made) onto its steps (see kEnterOlder); the error that keeps it from them, if any. */
-export type EnterOlder = (request: FastifyRequest, outcome: VersionOutcome) => Error | undefined
+/**
+ * Moves a request of an older version (by its outcome, which the router made) onto its steps (see kEnterOlder): the
+ * error that keeps it from them, if any; null for a version of the newest shape, which has none.
+ */
+export type EnterOlder = (request: FastifyRequest, outcome: VersionOutcome) => Error | undefined | null
 
 /** A response's payload at the plugin's onSend hook, made its version's: as it is, or a promise of it; throws where it cannot be sent. */
 export type SentBody = (request: FastifyRequest, reply: FastifyReply, payload: unknown) => unknown

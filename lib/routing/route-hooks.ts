@@ -217,10 +217,16 @@ export function createRouteHooks (parts: HookParts) {
    * them where it is of an older version (see route-changes.ts, kEnterOlder).
    */
   function ownProblemEntering (enter: EnterOlder): onRequestHookHandler {
+    // The last version served that has no steps: clients send one version again and again, and most the newest,
+    // whose requests pay a comparison rather than a lookup.
+    let newest: unknown = null
     return function apiVersionOwnProblem (request, reply, done) {
       const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
-      if (!outcome.fallback) return done(enter(request, outcome))
-      answerOwnProblem(request, reply)
+      if (outcome.fallback) return answerOwnProblem(request, reply)
+      if (outcome.served === newest) return done()
+      const entered = enter(request, outcome)
+      if (entered === null) newest = outcome.served
+      done(entered ?? undefined)
     }
   }
 

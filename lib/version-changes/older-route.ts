@@ -3,7 +3,7 @@ import type { ApiVersion } from '../api-version.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import type { EnterOlder, SentBody } from '../routing/route-changes.js'
-import { olderContexts } from './older-context.js'
+import { leaveOlder, olderContexts } from './older-context.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
@@ -132,6 +132,8 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     outcome.converted = true
     const shape = shapeOf(outcome)
     if (shape === null) return done(null, payload)
+    // Its steps are behind it, and its response reaches onSend converted: none of its own there.
+    if (steps !== null) leaveOlder(request)
     const body = shape.conversion.down === null ? payload : shape.conversion.down(reply, payload)
     if (!isThenable(body)) return written(shape, reply, body, done)
     Promise.resolve(body).then(value => written(shape, reply, value, done), done)
@@ -186,11 +188,11 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
   const responds = mode.responds
   const moved = mode.moves && mode.newest === 'differ'
   const steps = moved || responds ? olderContexts({ preValidation: moved ? preValidation : null, preHandler: moved && attachValidation ? validated : null, onSend: responds ? sentFirst : null }) : null
-  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? undefined : steps(request)
+  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? null : steps(request)
 
   const onRequest: onRequestHookHandler | null = mode.moves || enter === null
     ? null
-    : function apiVersionOlder (request, reply, done) { done(enter(request, outcomeOf(request))) }
+    : function apiVersionOlder (request, reply, done) { done(enter(request, outcomeOf(request)) as Error | undefined) }
 
   return {
     enter,

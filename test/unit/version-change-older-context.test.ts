@@ -107,6 +107,24 @@ t.test('copies of the contexts of different routes are objects of one kind for V
   t.ok(sameKind(olderA, olderB), 'the copies of two routes\' contexts')
 })
 
+t.test('an older request whose response the plugin converted from an object goes back to the route\'s own context for onSend: no step of its own there', async t => {
+  const server = Fastify()
+  await server.register(apiVersioning, { versionChanges: VERSIONS })
+  const contexts = new Map<string, object>()
+  server.addHook('onResponse', async request => {
+    const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
+    contexts.set(`${request.url.split('?')[0]} ${(request.query as Record<string, string>)['api-version']}`, (request as unknown as Record<symbol, object>)[key])
+  })
+  server.get('/object', { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1, name: 'x' }))
+  server.get('/text', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => await reply.type('application/json').send('{"id":1,"name":"x"}'))
+  await server.ready()
+  for (const url of ['/object', '/text']) {
+    for (const version of ['1.0', '2.0']) t.match((await server.inject(`${url}?api-version=${version}`)).json(), { id: 1, [version === '1.0' ? 'title' : 'name']: 'x' })
+  }
+  t.equal(contexts.get('/object 1.0'), contexts.get('/object 2.0'), 'converted from an object: the route\'s own context')
+  t.not(contexts.get('/text 1.0'), contexts.get('/text 2.0'), 'a text: the copy, whose first onSend step converted it')
+})
+
 t.test('olderContexts: a request Fastify keeps no route context on is answered with an error, never served unconverted', async t => {
   const enter = olderContexts({ preValidation: null, preHandler: null, onSend: null })
   t.match(enter({ server: {} } as unknown as FastifyRequest), { statusCode: 500, code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: /Fastify keeps no route context on this request/ })
