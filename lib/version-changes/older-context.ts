@@ -20,24 +20,28 @@ export interface OlderSteps {
 export function olderContexts (steps: OlderSteps): (request: FastifyRequest) => Error | undefined {
   // Made at the first older request: a route that never gets one keeps no map.
   let copies: WeakMap<object, object> | null = null
+  // The last context and its copy: a route has one (and its HEAD route one), which a comparison finds for less than a lookup.
+  let lastContext: object | null = null
+  let lastCopy: object | null = null
   return function enterOlder (request) {
     const key = routeContextKey(request)
     if (key === undefined) return serverError('FST_API_VERSIONING_CONVERSION_FAILED', 'fastify-api-versioning: Fastify keeps no route context on this request, where the plugin moves a request of an older version onto its steps; this Fastify is not one the plugin supports')
     const holder = request as unknown as Record<symbol, object>
     const context = holder[key]
-    copies ??= new WeakMap()
-    let copy = copies.get(context)
-    if (copy === undefined) {
-      copies.set(context, copy = copyOf(context as Record<string, unknown>, steps, request.server))
-      originals.set(copy, context)
+    if (context !== lastContext) {
+      copies ??= new WeakMap()
+      let copy = copies.get(context)
+      if (copy === undefined) copies.set(context, copy = copyOf(context as Record<string, unknown>, steps, request.server))
+      lastContext = context
+      lastCopy = copy
     }
-    holder[key] = copy
+    holder[key] = lastCopy as object
     return undefined
   }
 }
 
-// Each copy's context.
-const originals = new WeakMap<object, object>()
+// A copy's context, on the copy.
+const kOriginal = Symbol('fastify-api-versioning.originalContext')
 
 /**
  * Moves a request back onto its route's own context, once its steps are behind it: a response the plugin converted
@@ -45,10 +49,10 @@ const originals = new WeakMap<object, object>()
  * Fastify's costs a few hundred instructions a request).
  */
 export function leaveOlder (request: FastifyRequest): void {
-  const holder = request as unknown as Record<symbol, object>
+  const holder = request as unknown as Record<symbol, Record<symbol, object | undefined>>
   const key = routeContextKey(request) as symbol
-  const original = originals.get(holder[key])
-  if (original !== undefined) holder[key] = original
+  const original = holder[key][kOriginal]
+  if (original !== undefined) holder[key] = original as Record<symbol, object | undefined>
 }
 
 // Fastify binds a route's hooks to its instance (a hook's `this`, and its name `bound <name>`, which trusted-body.ts
@@ -67,5 +71,6 @@ function copyOf (context: Record<string, unknown>, steps: OlderSteps, server: Fa
   }
   // A route whose responses it converts has the plugin's onSend hook (routing/route-changes.ts, kSent): never none.
   if (steps.onSend !== null) own.onSend = { value: [steps.onSend.bind(server), ...context.onSend as unknown[]], writable: true, enumerable: true, configurable: true }
+  own[kOriginal as unknown as string] = { value: context, writable: false, enumerable: false, configurable: false }
   return Object.create(Object.getPrototypeOf(context) as object | null, own) as object
 }
