@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { withMediaTypeVersion, type MediaTypeConfig } from '../request/media-type.js'
 import { MEDIA_TYPE, NONE, ONE, type VersionOutcome } from '../request/outcome.js'
 import type { PathSegment } from '../request/path-segment.js'
-import type { EnterOlder, SentBody } from './route-changes.js'
+import type { EnterOlder } from './route-changes.js'
+import { sentHook } from './sent-hook.js'
 import { sourceOfServed } from '../request/source.js'
 import { kOutcome, type RawRequest, type ReaderOptions, type RequestReader } from '../request/request-reader.js'
 import type { RouteLifecycle } from './route-lifecycle.js'
 import type { PathEntry } from './route-table.js'
 import { logSafely } from '../util/failure-log.js'
-import { isThenable } from '../util/is-thenable.js'
 
 /** The options the request-time hooks read (see options.ts). */
 export interface HookOptions extends Pick<ReaderOptions, 'headerNames' | 'mediaType'> {
@@ -273,7 +273,7 @@ export function createRouteHooks (parts: HookParts) {
 
   return {
     versionHeaders,
-    withSent,
+    withSent: sentHook,
     versioned,
     logServed,
     neutral,
@@ -288,29 +288,6 @@ export function createRouteHooks (parts: HookParts) {
     /** The media type hook of a versioned route, for its versions' declared forms; null when media types are not read. */
     mediaTypeResponse: (declared: ReadonlyMap<string, string>) => mediaType === null ? null : mediaTypeResponse(mediaType, declared)
   }
-}
-
-/**
- * The onSend hook of a route made by the versionChanges option (see route-changes.ts, kSent): its response made its
- * version's (`sent`), then the work of the plugin's own hook of the route (`next`, the version headers; null for
- * none). One hook: each more is a step of Fastify's onSend runner on every request of the route.
- */
-function withSent (sent: SentBody, next: onSendHookHandler | null): onSendHookHandler {
-  return function apiVersionSent (request, reply, payload, done) {
-    let body: unknown
-    try {
-      body = sent(request, reply, payload)
-    } catch (error) {
-      return done(error as Error)
-    }
-    if (isThenable(body)) Promise.resolve(body).then(value => afterSent(this, next, request, reply, value, done), done)
-    else afterSent(this, next, request, reply, body, done)
-  }
-}
-
-function afterSent (app: FastifyInstance, next: onSendHookHandler | null, request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Parameters<onSendHookHandler>[3]): void {
-  if (next === null) done(null, payload)
-  else next.call(app, request, reply, payload, done)
 }
 
 // What a versioned or neutral route answers depends on where versions are read: caches must know.

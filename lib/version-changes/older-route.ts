@@ -1,9 +1,10 @@
-import type { FastifyReply, FastifyRequest, onErrorHookHandler, onRequestHookHandler, onSendHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, onErrorHookHandler, onRequestHookHandler, preHandlerHookHandler, preSerializationHookHandler, preValidationHookHandler } from 'fastify'
 import type { ApiVersion } from '../api-version.js'
 import type { VersionOutcome } from '../request/outcome.js'
 import { kOutcome, type RawRequest } from '../request/request-reader.js'
 import type { EnterOlder, SentBody } from '../routing/route-changes.js'
 import { leaveOlder, olderContexts } from './older-context.js'
+import { sentHook } from '../routing/sent-hook.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
@@ -170,17 +171,11 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
 
   // Every onSend hook sees the client's version's body (what onSend hooks do, compress or hash it, is for that body):
   // the one a handler or error handler sent as text or a Buffer, Fastify's own error's, is converted first of them.
-  const sentFirst: onSendHookHandler = function apiVersionSentFirst (request, reply, payload, done) {
-    let body: unknown
-    try {
-      body = sent(request, reply, payload)
-    } catch (error) {
-      return done(error as Error)
-    }
+  const sentFirst = sentHook(function convertedFirst (request, reply, payload) {
+    const body = sent(request, reply, payload)
     outcomeOf(request).converted = true
-    if (!isThenable(body)) return done(null, body)
-    Promise.resolve(body).then(value => done(null, value), done)
-  }
+    return body
+  }, null)
 
   // On the route that serves every version, an older request's validation before Fastify's (and, where the route
   // attaches errors, the step that gives the handler the client's) on a context of the route's that only older

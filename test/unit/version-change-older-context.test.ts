@@ -87,7 +87,8 @@ setFlagsFromString('--allow-natives-syntax')
 // eslint-disable-next-line no-new-func
 const sameKind = new Function('a', 'b', 'return %HaveSameMap(a, b) && %HasFastProperties(a)') as (a: object, b: object) => boolean
 
-t.test('copies of the contexts of different routes are objects of one kind for V8, as the contexts are', async t => {
+// A service of VERSIONS, and the context each request ended on, by path and version (`/a 1.0`).
+async function contextsSeen (): Promise<{ server: FastifyInstance, contexts: Map<string, object> }> {
   const server = Fastify()
   await server.register(apiVersioning, { versionChanges: VERSIONS })
   const contexts = new Map<string, object>()
@@ -95,6 +96,11 @@ t.test('copies of the contexts of different routes are objects of one kind for V
     const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
     contexts.set(`${request.url.split('?')[0]} ${(request.query as Record<string, string>)['api-version']}`, (request as unknown as Record<symbol, object>)[key])
   })
+  return { server, contexts }
+}
+
+t.test('copies of the contexts of different routes are objects of one kind for V8, as the contexts are', async t => {
+  const { server, contexts } = await contextsSeen()
   for (const url of ['/a', '/b']) server.post(url, { versionChanges: true, schema: { body: Thing } }, async request => request.body)
   await server.ready()
   for (const url of ['/a', '/b']) {
@@ -108,13 +114,7 @@ t.test('copies of the contexts of different routes are objects of one kind for V
 })
 
 t.test('an older request whose response the plugin converted from an object goes back to the route\'s own context for onSend: no step of its own there', async t => {
-  const server = Fastify()
-  await server.register(apiVersioning, { versionChanges: VERSIONS })
-  const contexts = new Map<string, object>()
-  server.addHook('onResponse', async request => {
-    const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
-    contexts.set(`${request.url.split('?')[0]} ${(request.query as Record<string, string>)['api-version']}`, (request as unknown as Record<symbol, object>)[key])
-  })
+  const { server, contexts } = await contextsSeen()
   server.get('/object', { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1, name: 'x' }))
   server.get('/text', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => await reply.type('application/json').send('{"id":1,"name":"x"}'))
   await server.ready()

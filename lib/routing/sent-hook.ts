@@ -1,0 +1,27 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
+import { isThenable } from '../util/is-thenable.js'
+import type { SentBody } from './route-changes.js'
+
+/**
+ * An onSend hook of a route made by the versionChanges option: its response made its version's (`sent`, see
+ * route-changes.ts, kSent), then the work of another hook of the plugin's (`next`, the version headers; null for
+ * none). One hook: each more is a step of Fastify's onSend runner on every request of the route. What `sent` throws
+ * or rejects with answers the request.
+ */
+export function sentHook (sent: SentBody, next: onSendHookHandler | null): onSendHookHandler {
+  return function apiVersionSent (request, reply, payload, done) {
+    let body: unknown
+    try {
+      body = sent(request, reply, payload)
+    } catch (error) {
+      return done(error as Error)
+    }
+    if (isThenable(body)) Promise.resolve(body).then(value => afterSent(this, next, request, reply, value, done), done)
+    else afterSent(this, next, request, reply, body, done)
+  }
+}
+
+function afterSent (app: FastifyInstance, next: onSendHookHandler | null, request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Parameters<onSendHookHandler>[3]): void {
+  if (next === null) done(null, payload)
+  else next.call(app, request, reply, payload, done)
+}
