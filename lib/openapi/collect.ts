@@ -2,6 +2,7 @@ import type { FastifySchema, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
+import { kPrefixRootOf } from '../routing/prefix-root.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
@@ -39,7 +40,7 @@ const VALIDATED = ['body', 'querystring', 'query', 'params', 'headers'] as const
 
 type DeclaredRoute = RouteOptions & { [kDeclaration]?: DeclarationState }
 
-export const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false, pathKey: '' })
+export const PLAIN: DeclarationState = Object.freeze({ kind: 'plain', supported: [], deprecated: [], inPath: false, pathKey: '', url: '' })
 
 /** Numbers the routes that @fastify/swagger documents and keeps their declarations, by number. */
 export class RouteCollector {
@@ -55,15 +56,18 @@ export class RouteCollector {
   }
 
   /** The `transform` of the plugin's own @fastify/swagger registration: the user's, then the numbering. */
-  readonly globalTransform = (args: RouteTransformArgs): Transformed =>
-    this.number(args, this.transform === null ? {} : checked(this.transform(args), 'the transform option'))
+  readonly globalTransform = (given: RouteTransformArgs): Transformed => {
+    const args = placed(given)
+    return this.number(args, this.transform === null ? {} : checked(this.transform(args), 'the transform option'))
+  }
 
   /**
    * Wraps a route's `config.swaggerTransform`, which @fastify/swagger runs instead of the global transform.
    * Other @fastify/swagger registrations of the app share the route's config, and see the route's own result.
    */
   wrap (own: RouteTransform | false): RouteTransform {
-    return args => {
+    return given => {
+      const args = placed(given)
       const result = own === false ? {} : checked(own(args), `the config.swaggerTransform of ${String(args.route.method)} ${args.route.url}`)
       return this.building ? this.number(args, result) : result
     }
@@ -74,16 +78,26 @@ export class RouteCollector {
     let index = this.indexes.get(route)
     if (index === undefined) {
       // A route the versioning plugin did not declare (none yet) is unversioned.
+      const declaration = route[kDeclaration]
       index = this.routes.push({
-        declaration: route[kDeclaration] ?? PLAIN,
+        declaration: declaration ?? PLAIN,
         // With attachValidation the handler gets the error instead: Fastify answers no 400 of its own.
         validates: route.attachValidation !== true && VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null),
-        url: route.url
+        url: declaration === undefined ? route.url : declaration.url
       }) - 1
       this.indexes.set(route, index)
     }
     return { schema: result.schema || args.schema, url: (result.url || args.url) + SEPARATOR + index }
   }
+}
+
+/**
+ * A route the plugin registered beside one at a prefix's root (another of its methods) is where that route is:
+ * Fastify serves it at both, and documents the route at the url it ends with (see routing/prefix-root.ts).
+ */
+function placed (args: RouteTransformArgs): RouteTransformArgs {
+  const root = (args.route as { [kPrefixRootOf]?: RouteOptions })[kPrefixRootOf]
+  return root === undefined ? args : { ...args, url: root.url }
 }
 
 /**

@@ -28,4 +28,9 @@ export interface DeclarationState {
   readonly inPath: boolean
   /** The path the router files the route under (`routePathKey`): `/orders/:id` and `/orders/:orderId` are one. */
   readonly pathKey: string
+  /**
+   * Its URL with its prefix, as the plugin's onRoute hook was told it (what the `versionChanges` option's endpoint
+   * instructions name): Fastify changes the url of a route declared '/' at a prefix's root afterwards.
+   */
+  readonly url: string
 }

@@ -79,9 +79,13 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
 
   // The routes only the documents have, one a shape of a versionChanges route's older versions.
   function documentedRoutes (instance: FastifyInstance, route: DeclaredRoute, shapes: () => readonly DocumentedShape[], label: string, inPath: boolean, pathKey: string): () => DeclaredRoute[] {
+    const url = route.url
     return () => shapes().map(shape => {
       const own = readDeclaration(shape as unknown as Record<string, unknown>, label)
-      return { ...route, schema: allowedSchema(instance, shape.schema, route.url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey } }
+      const documented = { ...route, schema: allowedSchema(instance, shape.schema, url, label), [kDeclaration]: { kind: own.kind, supported: own.supported, deprecated: own.deprecated, inPath, pathKey, url } }
+      // Fastify registers a route declared '/' at a prefix's root twice, changing its url after its onRoute hooks
+      // ('/prefix', then '/prefix/'): the shapes are documented where the route is, once @fastify/swagger reads it.
+      return Object.defineProperty(documented, 'url', { get: () => route.url, enumerable: true })
     })
   }
 
@@ -156,7 +160,7 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     // A route that serves every version of a versionChanges route is documented as its newest shape.
     const servesAll = (route as { [kServesAll]?: Record<string, unknown> })[kServesAll]
     const documented = servesAll === undefined ? declaration : readDeclaration(servesAll, label)
-    const declared = { kind: declaration.kind, supported: documented.supported, deprecated: documented.deprecated, inPath, pathKey }
+    const declared = { kind: declaration.kind, supported: documented.supported, deprecated: documented.deprecated, inPath, pathKey, url: route.url }
     Object.assign(route, { [kDeclaration]: declared })
     table.routes.push({ names: methods.map(method => `${method} ${route.url}`), declaration: declared })
     // The shapes of a versionChanges route's older versions, each documented as a route of its versions would be:

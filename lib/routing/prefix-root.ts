@@ -23,3 +23,11 @@ export function besideRoute (route: Route, method: string): { url: string, path:
 export function servedWithSlash (route: Route): boolean {
   return (route[kPrefixRootOf] ?? route).routePath === '/'
 }
+
+/**
+ * The url of the GET route a HEAD route answers for, as its onRoute hooks were told it. Fastify adds the HEAD route
+ * of a GET route declared '/' at a prefix's root at `/prefix/` alone, while the GET route was told `/prefix`.
+ */
+export function getUrlOfHead (head: Route & { readonly url: string, readonly prefixTrailingSlash?: string }): string {
+  return head.routePath === '/' && head.prefix !== '' && head.prefixTrailingSlash !== 'slash' ? head.prefix : head.url
+}

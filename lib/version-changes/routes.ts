@@ -13,7 +13,7 @@ import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
 import type { EnumRule, FieldRule } from './version-change.js'
 import { versionsOfEndpoint } from './endpoints.js'
-import { besideRoute } from '../routing/prefix-root.js'
+import { besideRoute, getUrlOfHead } from '../routing/prefix-root.js'
 import { olderRouteHooks, type OlderRouteHooks, type OlderShape, type RouteShapesOf } from './older-route.js'
 import { versionSerializers, type Serialize, type SerializerCompiler, type VersionSerializers } from './version-serialization.js'
 import { versionValidation, type ValidatorCompiler } from './version-validation.js'
@@ -121,7 +121,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   Object.assign(route, { [kMadeByChanges]: true })
   const method = methods[0]
   // A HEAD route answers for its GET route unless an instruction names HEAD itself.
-  const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${route.url}`] : [`${method} ${route.url}`]
+  const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${getUrlOfHead(route)}`] : [`${method} ${route.url}`]
   for (const key of keys) declared.names.add(key)
   const exists = versionsOfEndpoint(list, method, route.url)
   if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))

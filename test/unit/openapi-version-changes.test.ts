@@ -219,3 +219,35 @@ t.test("an endpoint's documentation in older versions (summary, description, tag
     await wrong.ready()
   }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /names the endpoint GET \/orders\/:id, which no route declared with versionChanges: true is/ })
 })
+
+t.test("a route at a prefix's root is documented at one path in every version, as @fastify/swagger documents it: its changes are its shape's", async t => {
+  // Endpoint instructions name it as Fastify's onRoute hooks are told it, '/api', whether it was declared '/' or ''.
+  const summary = versionChange({ description: 'Orders were read as bills.', endpoints: [{ method: 'GET', url: '/api', changed: { summary: 'Read bills' } }] })
+  for (const [declared, path] of [['/', '/api/'], ['', '/api']] as const) {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [renamed, summary] }, { version: '1.0' }] })
+    await app.register(apiVersioningOpenApi, {})
+    await app.register(async api => {
+      api.route({ method: ['GET', 'POST'], url: declared, versionChanges: true, schema: { response: { 200: Order } }, handler: async () => ({ id: 1, createdAt: 'now', status: 'open' }) })
+    }, { prefix: '/api' })
+    await app.ready()
+    for (const version of ['1.0', '2.0']) t.same(Object.keys(operations(documentOf(app, version))).sort(), [`GET ${path}`, `POST ${path}`], `${declared || "''"}: ${version}`)
+    const [pair] = app.apiVersionChanges()
+    t.same([pair.added, pair.removed], [[], []], `${declared || "''"}: nothing added or removed`)
+    t.same(pair.changed.map(change => change.operation).sort(), [`GET ${path}`, `POST ${path}`])
+    t.same(['1.0', '2.0'].map(version => operations(documentOf(app, version))[`GET ${path}`].summary), ['Read bills', undefined])
+    t.same(await allProblems(app), [])
+  }
+  // Fastify's HEAD route of one declared '/' is at '/api/': a GET instruction naming that is no name of the GET route.
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/api/', hidden: true }] })] }, { version: '1.0' }] })
+  await app.register(async api => { api.get('/', { versionChanges: true }, async () => ({})) }, { prefix: '/api' })
+  await t.rejects(async () => { await app.ready() }, { code: 'FST_API_VERSIONING_INVALID_OPTION', message: /names the endpoint GET \/api\/, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix \(GET \/api, HEAD \/api, HEAD \/api\/\)/ })
+  // Declared at '/api/' alone (prefixTrailingSlash: 'slash'), it is named so, as its HEAD route is.
+  const slash = Fastify()
+  await slash.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/api/', hidden: true }] })] }, { version: '1.0' }] })
+  await slash.register(apiVersioningOpenApi, {})
+  await slash.register(async api => { api.get('/', { versionChanges: true, prefixTrailingSlash: 'slash' }, async () => ({})) }, { prefix: '/api' })
+  await slash.ready()
+  t.same(['1.0', '2.0'].map(version => Object.keys(operations(documentOf(slash, version)))), [['GET /api/'], []])
+})
