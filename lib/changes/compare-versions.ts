@@ -1,5 +1,6 @@
 import { ApiVersion } from '../api-version.js'
 import { isObject } from '../util/is-object.js'
+import { anchoredRefs } from './anchored-refs.js'
 import type { ChangesContext } from './changes-context.js'
 import { code } from './code.js'
 import type { ApiVersionDocument } from './document.js'
@@ -66,7 +67,8 @@ export interface Comparison {
  * operation with a schema too deep to compare (see TooDeep) is said to be (not judged); `strict`: it throws, for
  * the release gate, which passes only what it can prove.
  */
-export function compareVersions (documents: readonly ApiVersionDocument[], context: ChangesContext, strict = false): Comparison[] {
+export function compareVersions (given: readonly ApiVersionDocument[], context: ChangesContext, strict = false): Comparison[] {
+  const documents = given.map(entry => ({ ...entry, document: anchoredRefs(entry.document) }))
   const comparisons: Comparison[] = []
   for (let i = 1; i < documents.length; i++) {
     const from = { document: documents[i - 1].document, version: documents[i - 1].version }

@@ -14,14 +14,14 @@ export function resolveRef (document: OpenApiDocument, value: unknown): Record<s
   let current = value
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
     if (hops === MAX_HOPS) return EMPTY
-    current = pointer(document, current.$ref)
+    current = pointerTarget(document, current.$ref)
   }
   return isObject(current) ? current : EMPTY
 }
 
-// Another document's ref (no '#/') names nothing here.
-function pointer (document: OpenApiDocument, ref: string): unknown {
-  let target: unknown = ref.startsWith('#/') ? document : undefined
+/** What a local ref (`#/...`) names in `root`; another document's ref (no '#/') names nothing here. */
+export function pointerTarget (root: unknown, ref: string): unknown {
+  let target: unknown = ref.startsWith('#/') ? root : undefined
   for (const token of ref.slice(2).split('/')) {
     const key = token.replaceAll('~1', '/').replaceAll('~0', '~')
     target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined

@@ -13,6 +13,7 @@ import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
+import { anchorRefs } from '../changes/anchored-refs.js'
 import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
 import { documentWebhooks } from './webhooks.js'
 import { hoistSharedCopies } from './shared-copies.js'
@@ -151,6 +152,8 @@ function versionDocument (
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
   renameSchemas(document, schemaNamesAt(context.options.versionList, version))
+  // A schema's refs to its own definitions, which @fastify/swagger copies as they are: from the document's root.
+  anchorRefs(document)
   return document
 }
 

@@ -25,6 +25,8 @@ const withHeaders = (headers: Record<string, unknown>, schema: object = string) 
 // A map of stock by warehouse (TypeBox's Record: `patternProperties`, documented as `additionalProperties`).
 const stock = (...names: string[]) => object({ stock: Type.Record(Type.String(), Type.Object(Object.fromEntries(names.map(name => [name, Type.Integer()])))) })
 const tuple = (...items: TSchema[]) => object({ t: Type.Tuple(items) })
+// A schema with a definition of its own, an object of one property `v`.
+const withDefs = (v: object, properties: Record<string, unknown>) => ({ ...object(properties), $defs: { Amount: object({ v }) } })
 
 const rows: Row[] = [
   // Parameters: what a client of 1.0 sends.
@@ -234,6 +236,14 @@ const rows: Row[] = [
     v2: { schema: { summary: 'Two', description: 'The second', operationId: 'two', tags: ['b'], querystring: object({ q: { type: 'string', description: 'The query', examples: ['y'] } }), response: { 200: { description: 'That', type: 'string', title: 'That', examples: ['b'] } } } },
     changes: []
   },
+
+  // A schema's own definitions, which its `$ref`s name from its root (as Fastify validates it), where the document
+  // keeps them: in a property, in an item, and draft-07's `definitions`.
+  { rule: 'a definition a request names from its root, changed', v1: body(withDefs(string, { a: { $ref: '#/$defs/Amount' } })), v2: body(withDefs(integer, { a: { $ref: '#/$defs/Amount' } })), breaking: true, changes: ['request body: type of `a.v` changed from `string` to `integer`'] },
+  { rule: "a definition a response's items name, changed", v1: ok200({ type: 'array', definitions: { Line: object({ sku: string }) }, items: { $ref: '#/definitions/Line' } }), v2: ok200({ type: 'array', definitions: { Line: object({}) }, items: { $ref: '#/definitions/Line' } }), breaking: true, changes: ['response 200: property `[].sku` removed'] },
+  // A property whose schema is `false` takes no value: a property no client may send, and no server sends.
+  { rule: 'a request property that takes no value any more', v1: body(object({ note: string })), v2: body(object({ note: false })), breaking: true, changes: ['request body: property `note` removed'] },
+  { rule: 'a response property that takes a value now', v1: ok200(object({ note: false })), v2: ok200(object({ note: string })), breaking: false, changes: ['response 200: property `note` added'] },
 
   // Unions and parts.
   { rule: 'a union of plain types narrowed', v1: ok200(object({ id: { anyOf: [integer, string] } })), v2: ok200(object({ id: { oneOf: [string] } })), breaking: false, changes: ['response 200: type of `id` changed from `integer | string` to `string`'] },

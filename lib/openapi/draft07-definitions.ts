@@ -1,0 +1,42 @@
+import { isObject } from '../util/is-object.js'
+
+// Values that are data, not schemas: a key or ref in them is a value like any other.
+const DATA = new Set(['enum', 'const', 'default', 'example', 'examples'])
+const REF = '#/definitions/'
+
+/**
+ * A route's schema with draft-07's `definitions` (zod-to-json-schema's, for one) written as `$defs`, and the refs to
+ * them (`#/definitions/Line`) as `#/$defs/Line`: for OpenAPI 3, @fastify/swagger drops `definitions` and points the
+ * refs at `#/components/schemas/Line`, which no document has, so a document would lose them and the changes of a
+ * version could not see theirs. `$defs` it keeps, and the documents anchor refs to them (see changes/anchored-refs.ts).
+ * The schema itself where it has no `definitions`; else a copy, the route's own left as it is.
+ */
+export function withDefs<T> (schema: T): T {
+  return hasDefinitions(schema) ? rewritten(schema) as T : schema
+}
+
+function hasDefinitions (schema: unknown): boolean {
+  const seen = new Set<object>()
+  const stack: unknown[] = [schema]
+  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue
+    seen.add(value)
+    if (isObject(value) && isObject(value.definitions)) return true
+    for (const [key, child] of Object.entries(value)) if (!DATA.has(key)) stack.push(child)
+  }
+  return false
+}
+
+function rewritten (value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewritten)
+  if (!isObject(value)) return value
+  const copy: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    if (DATA.has(key)) copy[key] = child
+    else if (key === '$ref' && typeof child === 'string' && child.startsWith(REF)) copy.$ref = `#/$defs/${child.slice(REF.length)}`
+    else if (key === 'definitions' && isObject(child)) copy.$defs = { ...rewritten(child) as object, ...copy.$defs as object }
+    else if (key === '$defs' && isObject(child)) copy.$defs = { ...copy.$defs as object, ...rewritten(child) as object }
+    else copy[key] = rewritten(child)
+  }
+  return copy
+}

@@ -1,0 +1,80 @@
+import t from 'tap'
+import { anchoredRefs } from '../../lib/changes/anchored-refs.js'
+import { compareVersions } from '../../lib/changes/compare-versions.js'
+import type { ChangesContext } from '../../lib/changes/changes-context.js'
+import type { OpenApiDocument } from '../../lib/changes/document.js'
+import { withDefs } from '../../lib/openapi/draft07-definitions.js'
+
+const MEDIA = ['paths', '/a', 'get', 'responses', '200', 'content', 'application/json', 'schema']
+const AT = '#/paths/~1a/get/responses/200/content/application~1json/schema'
+const documentOf = (schema: unknown, schemas: Record<string, unknown> = {}): OpenApiDocument => ({
+  openapi: '3.1.0',
+  info: { title: 't', version: '1' },
+  paths: { '/a': { get: { responses: { 200: { description: 'A', content: { 'application/json': { schema } } } } } } },
+  components: { schemas }
+})
+const at = (document: unknown, keys: readonly string[]): any => keys.reduce<any>((node, key) => node[key], document)
+
+// Each row: a response schema, and the refs it has once anchored, by where they are in it.
+const rows: Array<{ rule: string, schema: unknown, schemas?: Record<string, unknown>, refs: Record<string, string> }> = [
+  { rule: "a ref to the schema's own $defs", schema: { $defs: { A: { type: 'string' } }, properties: { a: { $ref: '#/$defs/A' } } }, refs: { 'properties/a': `${AT}/$defs/A` } },
+  { rule: 'a ref to the schema itself (a recursive schema)', schema: { properties: { next: { $ref: '#' } } }, refs: { 'properties/next': AT } },
+  { rule: 'a ref in a list (items of anyOf)', schema: { $defs: { A: {} }, anyOf: [{ $ref: '#/$defs/A' }, { type: 'null' }] }, refs: { 'anyOf/0': `${AT}/$defs/A` } },
+  { rule: 'a ref from the root of a subschema with an $id of its own', schema: { properties: { b: { $id: 'B', $defs: { C: {} }, items: { $ref: '#/$defs/C' } } } }, refs: { 'properties/b/items': `${AT}/properties/b/$defs/C` } },
+  { rule: 'a ref the document resolves: as it is', schema: { $ref: '#/components/schemas/Order' }, schemas: { Order: {} }, refs: { '': '#/components/schemas/Order' } },
+  { rule: 'a ref neither resolves: as it is', schema: { properties: { a: { $ref: '#/$defs/Missing' } } }, refs: { 'properties/a': '#/$defs/Missing' } },
+  { rule: "another document's ref: as it is", schema: { properties: { a: { $ref: 'other.json#/A' } } }, refs: { 'properties/a': 'other.json#/A' } },
+  { rule: 'a $ref in data (an enum, a default, examples): a value', schema: { $defs: { A: {} }, enum: [{ $ref: '#/$defs/A' }], default: { $ref: '#/$defs/A' } }, refs: { 'enum/0': '#/$defs/A', default: '#/$defs/A' } }
+]
+
+t.test("a schema's refs to its own places, written from the document's root", async t => {
+  for (const row of rows) {
+    const given = documentOf(row.schema, row.schemas)
+    const before = structuredClone(given)
+    const anchored = anchoredRefs(given)
+    const refs = Object.fromEntries(Object.keys(row.refs).map(path => [path, at(anchored, [...MEDIA, ...path.split('/').filter(Boolean)]).$ref]))
+    t.same(refs, row.refs, row.rule)
+    t.same(given, before, `${row.rule}: the document given is left as it is`)
+  }
+  const plain = documentOf({ type: 'string' })
+  t.equal(anchoredRefs(plain), plain, 'nothing to anchor: the document itself')
+  // A components schema is a schema of its own.
+  const component = anchoredRefs(documentOf({ $ref: '#/components/schemas/Order' }, { Order: { $defs: { L: {} }, items: { $ref: '#/$defs/L' } } }))
+  t.equal((component.components?.schemas?.Order as any).items.$ref, '#/components/schemas/Order/$defs/L')
+})
+
+t.test('a document deeper than the call stack goes is anchored all the same', async t => {
+  let schema: Record<string, unknown> = { $ref: '#/$defs/A' }
+  for (let i = 0; i < 20_000; i++) schema = { items: schema }
+  const anchored = anchoredRefs(documentOf({ ...schema, $defs: { A: {} } }))
+  let node = at(anchored, MEDIA)
+  while (node.items !== undefined) node = node.items
+  t.equal(node.$ref, `${AT}/$defs/A`)
+})
+
+t.test("a saved document with a schema's own refs compares with today's, anchored, as the same", async t => {
+  const context: ChangesContext = { versionParameters: new Set(), versionHeaders: new Set(), mediaType: null, templates: [], segmentName: null, renames: [], hidden: [] }
+  const saved = documentOf({ $defs: { A: { type: 'string' } }, properties: { a: { $ref: '#/$defs/A' } } })
+  const served = (type: string) => anchoredRefs(documentOf({ $defs: { A: { type } }, properties: { a: { $ref: '#/$defs/A' } } }))
+  const changes = (now: OpenApiDocument) => compareVersions([{ version: '1.0', deprecated: false, document: saved }, { version: '1.0', deprecated: false, document: now }], context, true)[0].changed
+  t.same(changes(served('string')), [])
+  t.same(changes(served('integer')).map(c => c.notes.map(n => [n.text, n.breaking])), [[['response 200: type of `a` changed from `string` to `integer`', true]]])
+})
+
+t.test("draft-07's definitions, as $defs, for @fastify/swagger to keep", async t => {
+  const plain = { body: { type: 'object', $defs: { A: {} } } }
+  t.equal(withDefs(plain), plain, 'none: the schema itself')
+  const given = {
+    body: { type: 'object', definitions: { Line: { type: 'string' } }, $defs: { Other: {} }, properties: { l: { $ref: '#/definitions/Line' }, o: { $ref: '#/$defs/Other' } }, enum: [{ definitions: {} }] },
+    response: { 200: { type: 'array', items: [{ $ref: '#/definitions/Line' }], definitions: { Line: { type: 'integer' } } } }
+  }
+  const before = structuredClone(given)
+  t.same(withDefs(given), {
+    body: { type: 'object', $defs: { Line: { type: 'string' }, Other: {} }, properties: { l: { $ref: '#/$defs/Line' }, o: { $ref: '#/$defs/Other' } }, enum: [{ definitions: {} }] },
+    response: { 200: { type: 'array', items: [{ $ref: '#/$defs/Line' }], $defs: { Line: { type: 'integer' } } } }
+  })
+  t.same(given, before, "the route's own schema is left as it is")
+  const shared: Record<string, unknown> = { type: 'string' }
+  const twice = { querystring: { properties: { a: shared, b: shared } }, body: { definitions: { X: {} } } }
+  t.same(withDefs(twice).querystring, { properties: { a: { type: 'string' }, b: { type: 'string' } } }, 'a schema used twice is read twice')
+})
