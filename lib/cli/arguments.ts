@@ -14,6 +14,8 @@ export interface Run {
   readonly readyTimeout: number
   /** Seconds the app has to close. */
   readonly closeTimeout: number
+  /** `check`: a change no rule judges is exit 1 too. */
+  readonly failOnUnjudged: boolean
 }
 
 /** What the command line asks: a run, the usage text or the package's version. */
@@ -39,6 +41,8 @@ Options:
   --dir <folder>             where the documents are saved
   --ready-timeout <seconds>  how long the app may take to load and become ready (default ${DEFAULT_READY_TIMEOUT})
   --close-timeout <seconds>  how long the app may take to close (default ${DEFAULT_CLOSE_TIMEOUT})
+  --fail-on-unjudged         check: exit 1 on a change no rule judges too ("changed (not judged)"), which
+                             otherwise is listed and exit 0
   -h, --help                 this text
   --version                  the package's version
 
@@ -46,7 +50,7 @@ Exit codes: 0 nothing breaking, 1 breaking changes (check), 2 an error (an app t
 or close in time is one). Breaking changes stay exit 1 whatever closing the app does.
 `
 
-const OPTIONS = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --help and --version'
+const OPTIONS = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --fail-on-unjudged, --help and --version'
 
 /** Reads the command line (without `node` and the script): a usage error is a Failure that shows the usage. */
 export function parseArguments (argv: readonly string[]): Arguments {
@@ -60,6 +64,7 @@ export function parseArguments (argv: readonly string[]): Arguments {
         dir: { type: 'string' },
         'ready-timeout': { type: 'string' },
         'close-timeout': { type: 'string' },
+        'fail-on-unjudged': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' }
       }
@@ -77,13 +82,16 @@ export function parseArguments (argv: readonly string[]): Arguments {
   }
   if (values.app === undefined) throw new Failure('--app is missing: give the module that exports your app (--app ./app.js)', true)
   if (values.dir === undefined) throw new Failure('--dir is missing: give the folder of the saved documents (--dir openapi-versions)', true)
+  const failOnUnjudged = values['fail-on-unjudged'] === true
+  if (failOnUnjudged && positionals[0] !== 'check') throw new Failure('--fail-on-unjudged is an option of check (snapshot judges nothing)', true)
   return {
     action: 'run',
     command: positionals[0] as Command,
     app: values.app,
     dir: values.dir,
     readyTimeout: seconds('--ready-timeout', values['ready-timeout'], DEFAULT_READY_TIMEOUT),
-    closeTimeout: seconds('--close-timeout', values['close-timeout'], DEFAULT_CLOSE_TIMEOUT)
+    closeTimeout: seconds('--close-timeout', values['close-timeout'], DEFAULT_CLOSE_TIMEOUT),
+    failOnUnjudged
   }
 }
 

@@ -20,10 +20,10 @@ interface Finding {
 /**
  * Compares each saved version's document with the one the app serves for that version now, as
  * `apiVersionChanges()` compares two versions, and says what changed: 1 when a saved version changed in a way
- * that breaks its clients, or is gone without an enforced sunset that retired it; else 0. A version the app
- * serves that is not saved is new: nothing to hold it to.
+ * that breaks its clients, or is gone without an enforced sunset that retired it, or (`failOnUnjudged`) changed
+ * where no rule judges; else 0. A version the app serves that is not saved is new: nothing to hold it to.
  */
-export async function check (gate: ReleaseGate, given: string, io: Io): Promise<number> {
+export async function check (gate: ReleaseGate, given: string, io: Io, failOnUnjudged = false): Promise<number> {
   const dir = resolve(io.cwd, given)
   const saved = await savedVersions(dir, given)
   if (saved.length === 0) {
@@ -31,6 +31,8 @@ export async function check (gate: ReleaseGate, given: string, io: Io): Promise<
   }
   const current = new Map(gate.documents().map(entry => [ApiVersion.parse(entry.version).key, entry]))
   const broken: string[] = []
+  // The versions with changes no rule judges.
+  const unjudgedIn: string[] = []
   let unjudged = 0
   for (const entry of saved) {
     const document = await readSaved(dir, given, entry)
@@ -38,12 +40,15 @@ export async function check (gate: ReleaseGate, given: string, io: Io): Promise<
     current.delete(entry.key)
     const finding = now === undefined ? gone(gate, entry.version) : compared(gate, given, entry, document, now)
     if (finding.breaking.length > 0) broken.push(entry.version)
-    unjudged += finding.other.filter(line => line.includes(`${NOT_JUDGED}:`)).length
+    const count = finding.other.filter(line => line.includes(`${NOT_JUDGED}:`)).length
+    if (count > 0) unjudgedIn.push(entry.version)
+    unjudged += count
     io.stdout.write(report(entry.version, finding))
   }
   for (const { version } of current.values()) io.stdout.write(`${version}: new, not saved (snapshot saves it when you release it)\n`)
-  io.stdout.write('\n' + summary(saved.length, broken, unjudged))
-  return broken.length > 0 ? 1 : 0
+  const failing = failOnUnjudged && broken.length === 0 && unjudged > 0
+  io.stdout.write('\n' + (failing ? unjudgedSummary(unjudgedIn) : summary(saved.length, broken, unjudged)))
+  return broken.length > 0 || failing ? 1 : 0
 }
 
 async function readSaved (dir: string, given: string, { file }: SavedVersion): Promise<OpenApiDocument> {
@@ -90,6 +95,10 @@ function summary (checked: number, broken: readonly string[], unjudged: number):
   const review = unjudged === 0 ? '' : ` Not judged: ${count(unjudged, 'change')} (read above).`
   if (broken.length === 0) return `No breaking change in ${count(checked, 'saved version')}.${review}\n`
   return `Breaking changes in ${broken.join(', ')}: a released version must not break its clients. Undo them, or make them in a new version.${review}\n`
+}
+
+function unjudgedSummary (versions: readonly string[]): string {
+  return `Changes no rule judges in ${versions.join(', ')} (read above), and --fail-on-unjudged: check that they break no client, then accept them by saving those versions again (snapshot); else undo them, or make them in a new version.\n`
 }
 
 function count (n: number, noun: string): string {

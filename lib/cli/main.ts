@@ -34,7 +34,7 @@ async function run (args: Run, io: Io): Promise<number> {
   try {
     app = (await loadApp(args.app, io.cwd, wait)).app
     const gate = await gateOf(app, args.app, wait)
-    code = await (args.command === 'snapshot' ? snapshot : check)(gate, args.dir, io)
+    code = await (args.command === 'snapshot' ? snapshot(gate, args.dir, io) : check(gate, args.dir, io, args.failOnUnjudged))
   } catch (error) {
     code = failed(io, error)
     // Fastify closes an app once it has started, so one that never became ready would never close either: the

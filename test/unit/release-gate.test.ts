@@ -90,6 +90,13 @@ t.test('check: changes that break no client, and a new version, are exit 0, list
     ].join('\n'),
     stderr: ''
   })
+  // --fail-on-unjudged: passes only what the rules judged; saving the versions again accepts the changes.
+  const strict = await gate(t, ['check', '--app', 'app.ts', '--dir', dir, '--fail-on-unjudged'], 'additive')
+  t.equal(strict.code, 1)
+  t.match(strict.stdout, /^1\.0: 0 breaking changes, 2 other changes\n/)
+  t.match(strict.stdout, /\n\nChanges no rule judges in 1\.0, 2\.0 \(read above\), and --fail-on-unjudged: check that they break no client, then accept them by saving those versions again \(snapshot\); else undo them, or make them in a new version\.\n$/)
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'additive')).code, 0)
+  t.match(await gate(t, ['check', '--app', 'app.ts', '--dir', dir, '--fail-on-unjudged'], 'additive'), { code: 0, stdout: /\n\nNo breaking change in 3 saved versions\.\n$/ })
 })
 
 t.test('check: the version parameter of a saved version newly required (or optional) is a change of that version', async t => {
@@ -334,7 +341,8 @@ t.test('usage: one command and both flags, or exit 2 with the usage text; --help
   t.match(help, { code: 0, stderr: '', stdout: /^Usage: fastify-api-versioning <command> --app <module> --dir <folder> \[options\]\n/ })
   t.match(help.stdout, /--ready-timeout <seconds> .+\(default 60\)\n +--close-timeout <seconds> .+\(default 10\)\n/, 'the waits\' bounds')
   t.equal((await gate(t, ['-h'])).stdout, help.stdout)
-  const options = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --help and --version'
+  t.match(help.stdout, /--fail-on-unjudged +check: exit 1 on a change no rule judges too/)
+  const options = '--app <module>, --dir <folder>, --ready-timeout <seconds>, --close-timeout <seconds>, --fail-on-unjudged, --help and --version'
   for (const [argv, message] of [
     [[], 'expected one command, snapshot or check (got none)'],
     [['publish', '--app', 'a', '--dir', 'd'], 'expected one command, snapshot or check (got "publish")'],
@@ -345,7 +353,8 @@ t.test('usage: one command and both flags, or exit 2 with the usage text; --help
     [['check', '--dir', 'd', '--app'], `Option '--app <value>' argument missing: the options are ${options}`],
     [['check', '--app', 'a', '--dir', 'd', '--ready-timeout', '-1'], `Option '--ready-timeout' argument is ambiguous: the options are ${options}`],
     ...['', 'soon', '0', '-1', '86401', 'Infinity'].map(given => [['check', '--app', 'a', '--dir', 'd', `--ready-timeout=${given}`], `--ready-timeout must be a number of seconds above 0 and at most 86400 (got ${JSON.stringify(given)})`] as const),
-    [['check', '--app', 'a', '--dir', 'd', '--close-timeout', '0'], '--close-timeout must be a number of seconds above 0 and at most 86400 (got "0")']
+    [['check', '--app', 'a', '--dir', 'd', '--close-timeout', '0'], '--close-timeout must be a number of seconds above 0 and at most 86400 (got "0")'],
+    [['snapshot', '--app', 'a', '--dir', 'd', '--fail-on-unjudged'], '--fail-on-unjudged is an option of check (snapshot judges nothing)']
   ] as const) {
     t.same(await gate(t, [...argv]), { code: 2, stdout: '', stderr: `fastify-api-versioning: ${message}\n\n${help.stdout}` }, argv.join(' '))
   }
