@@ -294,10 +294,10 @@ function shape (schema: Record<string, unknown>, partShape: (part: unknown) => S
     if (others.length === 1) {
       merge(result, others[0])
     } else if (isEnum(others)) {
-      result.types.push(...others[0].types)
+      result.types = bothTypes(result.types, others[0].types)
       result.values ??= others.flatMap(branch => branch.values as unknown[])
     } else if (others.every(isPlainType)) {
-      result.types.push(...others.flatMap(branch => branch.types))
+      result.types = bothTypes(result.types, others.flatMap(branch => branch.types))
     } else {
       result.union = schema[union] as unknown[]
     }
@@ -359,7 +359,7 @@ function renamedIn (x: Shape, y: Shape, renames: readonly Rename[]): Map<string,
  * cannot be put with the first, are said when they change (not judged).
  */
 function merge (into: Shape, part: Shape): void {
-  into.types.push(...part.types)
+  into.types = bothTypes(into.types, part.types)
   into.values = into.values === null || part.values === null ? into.values ?? part.values : into.values.filter(value => part.values?.some(other => sameJson(value, other)))
   for (const [name, property] of part.properties) into.properties.set(name, both(into.properties.get(name), property))
   for (const name of part.required) into.required.add(name)
@@ -371,6 +371,17 @@ function merge (into: Shape, part: Shape): void {
   into.union ??= part.union
   for (const [key, value] of part.constraints) into.constraints.set(key, into.constraints.has(key) ? combine(key, into.constraints.get(key), value) : value)
   for (const [key, values] of part.extras) into.extras.set(key, [...into.extras.get(key) ?? [], ...values])
+}
+
+/**
+ * The types of the values two schemas both take (none: any type): a number that is an integer is an integer. Types
+ * no value has both are kept, all of them, as the schemas write them: such a schema takes no value, and its changes
+ * are read as its types'.
+ */
+function bothTypes (a: readonly string[], b: readonly string[]): string[] {
+  if (a.length === 0 || b.length === 0) return [...a, ...b]
+  const both = [...a.filter(type => b.includes(type)), ...a.filter(type => type === 'integer' && b.includes('number')), ...b.filter(type => type === 'integer' && a.includes('number'))]
+  return both.length === 0 ? [...a, ...b] : both
 }
 
 // The schema of what two schemas both take (undefined: any; false: none).

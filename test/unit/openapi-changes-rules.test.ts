@@ -249,6 +249,9 @@ const rows: Row[] = [
   { rule: 'a union of plain types narrowed', v1: ok200(object({ id: { anyOf: [integer, string] } })), v2: ok200(object({ id: { oneOf: [string] } })), breaking: false, changes: ['response 200: type of `id` changed from `integer | string` to `string`'] },
   { rule: 'a union of objects, compared alternative by alternative', v1: ok200({ anyOf: [object({ a: string }), object({ b: string })] }), v2: ok200({ anyOf: [object({ a: string }), object({ b: integer })] }), breaking: true, changes: ['response 200: type of `b` changed from `string` to `integer`'] },
   { rule: 'a union with another number of alternatives', v1: ok200(object({ x: { oneOf: [object({ a: string }), object({ b: string })] } })), v2: ok200(object({ x: object({ a: string }) })), breaking: true, changes: ['response 200: schema of `x` changed'] },
+  { rule: 'allOf parts of two types: the values both take', v1: body(object({ n: { type: ['string', 'null'] } })), v2: body(object({ n: { allOf: [{ type: ['string', 'null'] }, string] } })), breaking: true, changes: ['request body: type of `n` changed from `string | null` to `string`'] },
+  { rule: 'allOf parts of a number and an integer: an integer', v1: body(object({ n: integer })), v2: body(object({ n: { allOf: [{ type: 'number' }, integer] } })), changes: [] },
+  { rule: 'a type beside a union of types: the values both take', v1: body(object({ n: string })), v2: body(object({ n: { type: 'string', anyOf: [string, integer] } })), changes: [] },
   { rule: 'parts of an allOf, added up', v1: ok200({ allOf: [object({ a: string }), object({ total: integer }, ['total'])] }), v2: ok200({ allOf: [object({ a: string })] }), breaking: true, changes: ['response 200: property `total` removed'] },
 
   // Names as the schemas have them, written as code whatever they hold.
