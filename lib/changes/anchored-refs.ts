@@ -1,9 +1,7 @@
 import type { OpenApiDocument } from './document.js'
 import { pointerTarget } from './resolve-ref.js'
+import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
-
-// Values that are data, not schemas: a `$ref` in them is a value like any other.
-const DATA = new Set(['enum', 'const', 'default', 'example', 'examples'])
 
 interface Rewrite { readonly at: readonly string[], readonly ref: string }
 
@@ -59,7 +57,7 @@ function refsToAnchor (document: OpenApiDocument): Rewrite[] {
     }
     const inComponents = place.key === 'schemas' && place.parent?.key === 'components' && place.parent.parent?.parent === null
     for (const [key, child] of Object.entries(value)) {
-      if (root !== null && DATA.has(key)) continue
+      if (root !== null && DATA_KEYWORDS.has(key)) continue
       const next: Place = { value: child, parent: place, key, root }
       stack.push(root === null && (key === 'schema' || inComponents) ? { ...next, root: next } : next)
     }

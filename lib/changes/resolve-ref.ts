@@ -1,5 +1,6 @@
 import type { OpenApiDocument } from './document.js'
 import { isObject } from '../util/is-object.js'
+import { pointer } from '../util/json-pointer.js'
 
 const EMPTY: Record<string, unknown> = Object.freeze({})
 
@@ -19,12 +20,7 @@ export function resolveRef (document: OpenApiDocument, value: unknown): Record<s
   return isObject(current) ? current : EMPTY
 }
 
-/** What a local ref (`#/...`) names in `root`; another document's ref (no '#/') names nothing here. */
+/** What a local ref (`#/...`) names in `root`; another document's ref (not `#...`) names nothing here. */
 export function pointerTarget (root: unknown, ref: string): unknown {
-  let target: unknown = ref.startsWith('#/') ? root : undefined
-  for (const token of ref.slice(2).split('/')) {
-    const key = token.replaceAll('~1', '/').replaceAll('~0', '~')
-    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined
-  }
-  return target
+  return ref.startsWith('#') ? pointer(root, ref.slice(1)) : undefined
 }

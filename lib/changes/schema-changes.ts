@@ -374,14 +374,13 @@ function merge (into: Shape, part: Shape): void {
 }
 
 /**
- * The types of the values two schemas both take (none: any type): a number that is an integer is an integer. Types
- * no value has both are kept, all of them, as the schemas write them: such a schema takes no value, and its changes
- * are read as its types'.
+ * The types of the values two schemas both take (none: any type): a number that is an integer is an integer. Where
+ * no type is both's, `never`: the schema takes no value, which is no other type.
  */
 function bothTypes (a: readonly string[], b: readonly string[]): string[] {
   if (a.length === 0 || b.length === 0) return [...a, ...b]
   const both = [...a.filter(type => b.includes(type)), ...a.filter(type => type === 'integer' && b.includes('number')), ...b.filter(type => type === 'integer' && a.includes('number'))]
-  return both.length === 0 ? [...a, ...b] : both
+  return both.length === 0 ? ['never'] : both
 }
 
 // The schema of what two schemas both take (undefined: any; false: none).

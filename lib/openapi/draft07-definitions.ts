@@ -1,7 +1,6 @@
+import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
 
-// Values that are data, not schemas: a key or ref in them is a value like any other.
-const DATA = new Set(['enum', 'const', 'default', 'example', 'examples'])
 const REF = '#/definitions/'
 
 /**
@@ -22,7 +21,7 @@ function hasDefinitions (schema: unknown): boolean {
     if (typeof value !== 'object' || value === null || seen.has(value)) continue
     seen.add(value)
     if (isObject(value) && isObject(value.definitions)) return true
-    for (const [key, child] of Object.entries(value)) if (!DATA.has(key)) stack.push(child)
+    for (const [key, child] of Object.entries(value)) if (!DATA_KEYWORDS.has(key)) stack.push(child)
   }
   return false
 }
@@ -32,7 +31,7 @@ function rewritten (value: unknown): unknown {
   if (!isObject(value)) return value
   const copy: Record<string, unknown> = {}
   for (const [key, child] of Object.entries(value)) {
-    if (DATA.has(key)) copy[key] = child
+    if (DATA_KEYWORDS.has(key)) copy[key] = child
     else if (key === '$ref' && typeof child === 'string' && child.startsWith(REF)) copy.$ref = `#/$defs/${child.slice(REF.length)}`
     else if (key === 'definitions' && isObject(child)) copy.$defs = { ...rewritten(child) as object, ...copy.$defs as object }
     else if (key === '$defs' && isObject(child)) copy.$defs = { ...copy.$defs as object, ...rewritten(child) as object }

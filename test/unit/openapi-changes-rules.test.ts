@@ -251,6 +251,7 @@ const rows: Row[] = [
   { rule: 'a union with another number of alternatives', v1: ok200(object({ x: { oneOf: [object({ a: string }), object({ b: string })] } })), v2: ok200(object({ x: object({ a: string }) })), breaking: true, changes: ['response 200: schema of `x` changed'] },
   { rule: 'allOf parts of two types: the values both take', v1: body(object({ n: { type: ['string', 'null'] } })), v2: body(object({ n: { allOf: [{ type: ['string', 'null'] }, string] } })), breaking: true, changes: ['request body: type of `n` changed from `string | null` to `string`'] },
   { rule: 'allOf parts of a number and an integer: an integer', v1: body(object({ n: integer })), v2: body(object({ n: { allOf: [{ type: 'number' }, integer] } })), changes: [] },
+  { rule: 'allOf parts of types no value has both: no value (a client sending one is refused)', v1: body(object({ n: string })), v2: body(object({ n: { allOf: [string, integer] } })), breaking: true, changes: ['request body: type of `n` changed from `string` to `never`'] },
   { rule: 'a type beside a union of types: the values both take', v1: body(object({ n: string })), v2: body(object({ n: { type: 'string', anyOf: [string, integer] } })), changes: [] },
   { rule: 'parts of an allOf, added up', v1: ok200({ allOf: [object({ a: string }), object({ total: integer }, ['total'])] }), v2: ok200({ allOf: [object({ a: string })] }), breaking: true, changes: ['response 200: property `total` removed'] },
 
