@@ -123,8 +123,13 @@ const CONVERSIONS = [
 // the code differs (each route's older requests once ran on an object of a kind of its own: +4,100 at 20 paths).
 const AFTER_OLDER = { k: 1, paths: 20, rounds: 50 }
 const IN_PROCESS_ROWS = [
+  { id: 'post-base-paths', kind: `ordinary@${AFTER_OLDER.paths}`, request: 'post', k: 0, what: `POST, an ordinary \`apiVersions\` route, newest version, ${AFTER_OLDER.paths} paths` },
   { id: 'post-newest-paths', kind: `changes@${AFTER_OLDER.paths}`, request: 'post', k: 0, what: `POST, plugin, newest version, ${AFTER_OLDER.paths} paths` },
-  { id: 'post-newest-after-older', kind: `changes@${AFTER_OLDER.paths}`, request: 'post', k: 0, before: AFTER_OLDER, what: `POST, plugin, newest version, ${AFTER_OLDER.paths} paths, after ${(AFTER_OLDER.paths * AFTER_OLDER.rounds).toLocaleString('en')} requests 1 step back to them` }
+  { id: 'post-newest-after-older', kind: `changes@${AFTER_OLDER.paths}`, request: 'post', k: 0, before: AFTER_OLDER, what: `POST, plugin, newest version, ${AFTER_OLDER.paths} paths, after ${(AFTER_OLDER.paths * AFTER_OLDER.rounds).toLocaleString('en')} requests 1 step back to them` },
+  // The same two of the hand-written app (a route per version, one converter naming every field): what serving older
+  // requests leaves in V8 and the heap without the plugin's conversions.
+  { id: 'post-named-paths', kind: `hand-named@${AFTER_OLDER.paths}`, request: 'post', k: 0, what: `POST, by hand (a route per version), newest version, ${AFTER_OLDER.paths} paths` },
+  { id: 'post-named-after-older', kind: `hand-named@${AFTER_OLDER.paths}`, request: 'post', k: 0, before: AFTER_OLDER, what: `POST, by hand (a route per version), newest version, ${AFTER_OLDER.paths} paths, after ${(AFTER_OLDER.paths * AFTER_OLDER.rounds).toLocaleString('en')} requests 1 step back to them` }
 ]
 
 // ---- Processes ----
