@@ -39,6 +39,8 @@ export type ApiVersioningErrorCode =
   | 'FST_API_VERSIONING_CUSTOM_READER_FAILED'
   /** Logged: a function `apiVersionSelector` threw or returned what is no version (the request is Unsupported). */
   | 'FST_API_VERSIONING_SELECTOR_FAILED'
+  /** Logged: a version's document refers to a component or a place it does not have (a type provider's left out). */
+  | 'FST_API_VERSIONING_OPENAPI_DANGLING_REF'
   /** A request's 500 (or a throw of apiVersionDocuments()): the openapi entry's transformObject threw, or gave a promise or no document. */
   | 'FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED'
   /** A request's 500: a version change could not convert it (a migration's result, a request that then fits no schema, a body with no data to convert). */

@@ -2,7 +2,9 @@ import { ApiVersion } from '../api-version.js'
 import { isRetired, type VersionPolicy } from '../lifecycle/policies.js'
 import type { ChangesContext } from './changes-context.js'
 import { apiVersionChanges, compareVersions, type ApiVersionChanges } from './compare-versions.js'
-import type { ApiVersionDocument } from './document.js'
+import { anchoredRefs } from './anchored-refs.js'
+import { danglingRefs } from './dangling-refs.js'
+import type { ApiVersionDocument, OpenApiDocument } from './document.js'
 
 /**
  * Where an app with the openapi entry keeps what the release gate (the `fastify-api-versioning` command) reads:
@@ -38,10 +40,20 @@ interface ReleaseGateSource {
 export function releaseGate (source: ReleaseGateSource): ReleaseGate {
   return {
     documents: () => source.served().documents,
-    compare: (saved, current) => apiVersionChanges(compareVersions([saved, current], source.served().context, true))[0],
+    compare (saved, current) {
+      whole(saved.document, `the saved document of ${saved.version}`, 'save the version again (snapshot) once the app\'s document of it is whole')
+      whole(current.document, `the app's document of ${current.version}`, 'add the components it names (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)')
+      return apiVersionChanges(compareVersions([saved, current], source.served().context, true))[0]
+    },
     retiredOn (version) {
       const policy = source.policies.get(ApiVersion.parse(version).key)
       return isRetired(policy, source.now()) ? new Date((policy as VersionPolicy).sunsetAt as number).toISOString() : null
     }
   }
+}
+
+// A document whose refs name nothing proves nothing there: what they stood for is read as any value.
+function whole (document: OpenApiDocument, which: string, fix: string): void {
+  const dangling = danglingRefs(anchoredRefs(document))
+  if (dangling.length > 0) throw new Error(`${which} refers to ${dangling.slice(0, 3).join(', ')}${dangling.length > 3 ? ` and ${dangling.length - 3} more` : ''}, which it does not have, so what changed there cannot be told: ${fix}`)
 }

@@ -23,12 +23,13 @@ import { changelogEntries, changelogPage, type ChangelogEntry } from './changelo
 import { checkSchemaNames } from './schema-names.js'
 import { errorSchemas } from './responses.js'
 import { toYaml } from './yaml.js'
+import { warnDangling } from './dangling-warning.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
 
 export type { ApiVersionChanges, OperationChange, OperationChanges } from '../changes/compare-versions.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
-export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase } from './options.js'
+export type { ApiVersioningOpenApiOptions, ApiVersioningOpenApiUiOptions, GuardHooks, OpenApiBase, TransformObjectContext } from './options.js'
 export type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
 export type { SwaggerConfig } from './ui.js'
 
@@ -111,6 +112,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   // made on first use in it from the combined document, which is made once the routes are final (at ready).
   const instants = lifecycleInstants(versioning.policies)
   let combined: OpenApiDocument | null = null
+  // What a warning said of dangling refs, once a process (the documents are made again each period).
+  const warned = new Set<string>()
   let served: Served | null = null
   function serve (): Served {
     if (combined === null) throw coded(new Error('fastify-api-versioning/openapi: apiVersionDocuments() and apiVersionChanges() are available once the app is ready (await app.ready())'), 'FST_API_VERSIONING_NOT_READY')
@@ -124,6 +127,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const context = changesContext(combined, collector.routes, versioning)
     const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
     const documents = Object.freeze(describeChanges(split, changes))
+    warnDangling(fastify.log, documents, warned)
     served = {
       period,
       documents,

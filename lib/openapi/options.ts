@@ -30,6 +30,14 @@ export interface OpenApiBase {
   [keyword: string]: unknown
 }
 
+/** What `transformObject` gets: a version's document, under both names, and the version. */
+export interface TransformObjectContext {
+  document: OpenApiDocument
+  /** The document again, under the name @fastify/swagger gives a `transformObject`. */
+  openapiObject: OpenApiDocument
+  version: string
+}
+
 export interface ApiVersioningOpenApiOptions {
   /** The base document, as @fastify/swagger's `openapi` option: `info`, `servers`, `components`, `tags`, ... */
   openapi?: OpenApiBase
@@ -41,8 +49,12 @@ export interface ApiVersioningOpenApiOptions {
   hooks?: GuardHooks
   /** As @fastify/swagger's `transform`: changes a route's schema or url before it is documented. */
   transform?: RouteTransform
-  /** Runs on each version's document once it is built; returns the document to serve. */
-  transformObject?: (context: { document: OpenApiDocument, version: string }) => OpenApiDocument
+  /**
+   * Runs on each version's document once it is built; returns the document to serve. It gets the document as
+   * `openapiObject` too, as @fastify/swagger gives its own `transformObject`, so that one written for it (such as
+   * fastify-type-provider-zod's `jsonSchemaTransformObject`) serves as it is.
+   */
+  transformObject?: (context: TransformObjectContext) => OpenApiDocument
 }
 
 type Hook<K extends keyof GuardHooks> = Extract<NonNullable<GuardHooks[K]>, (...args: any[]) => unknown>
@@ -60,7 +72,7 @@ export interface ResolvedOpenApiOptions {
   readonly ui: (ApiVersioningOpenApiUiOptions & { routePrefix: string }) | null
   readonly guard: Guard
   readonly transform: RouteTransform | null
-  readonly transformObject: ((context: { document: OpenApiDocument, version: string }) => OpenApiDocument) | null
+  readonly transformObject: ((context: TransformObjectContext) => OpenApiDocument) | null
 }
 
 const KNOWN = new Set(['openapi', 'routePrefix', 'ui', 'hooks', 'transform', 'transformObject', 'prefix', 'logLevel', 'logSerializers'])

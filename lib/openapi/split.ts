@@ -1,5 +1,6 @@
 import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
+import type { ResolvedOpenApiOptions } from './options.js'
 import type { PathEntry } from '../routing/route-table.js'
 import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
 import { isRetired } from '../lifecycle/policies.js'
@@ -22,7 +23,7 @@ import type { SharedSchemas } from '../version-changes/shared-ref.js'
 export interface SplitContext {
   readonly options: ResolvedOptions
   readonly errorObjects: ErrorObjectsMode
-  readonly transformObject: ((context: { document: OpenApiDocument, version: string }) => OpenApiDocument) | null
+  readonly transformObject: ResolvedOpenApiOptions['transformObject']
   /** The versions of each router path (sealed), for the version headers. */
   readonly paths: ReadonlyMap<string, PathEntry>
   /** The time the documents are for: lifecycle is judged at it. */
@@ -88,7 +89,7 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
 function transformed (transform: NonNullable<SplitContext['transformObject']>, document: OpenApiDocument, version: string): OpenApiDocument {
   let given: unknown
   try {
-    given = transform({ document, version })
+    given = transform({ document, openapiObject: document, version })
   } catch (error) {
     throw serverError('FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', `fastify-api-versioning/openapi: transformObject threw for version ${version}`, error)
   }

@@ -1,7 +1,7 @@
 import t from 'tap'
 import Fastify from 'fastify'
 import apiVersioning, { ProblemDetailsSchema } from '../../lib/index.js'
-import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions, type OpenApiDocument } from '../../lib/openapi/index.js'
+import apiVersioningOpenApi, { type ApiVersioningOpenApiOptions, type OpenApiDocument, type TransformObjectContext } from '../../lib/openapi/index.js'
 import { logged } from './helpers.js'
 import { ALL_400, allProblems, buildDocs, documentOf, errorObjectsAt, operations, problemsAt } from './openapi-helpers.js'
 
@@ -246,6 +246,38 @@ t.test('the transform and transformObject options', async t => {
   t.same(Object.keys(operations(documentOf(app, '2.0'))), ['GET /a', 'GET /b'])
   t.same(operations(documentOf(app, '2.0'))['GET /a'].tags, ['t'])
   t.equal(operations(documentOf(app, '2.0'))['GET /b'].tags, undefined, 'a route\'s own transform replaces the global one')
+})
+
+// A transformObject written for @fastify/swagger (fastify-type-provider-zod's jsonSchemaTransformObject adds the
+// components its transform's refs name) reads `openapiObject`: it serves as it is. Refs a document does not resolve
+// are said, once a process, whichever document has them.
+t.test("transformObject gets the document as openapiObject too, as @fastify/swagger's does; a ref a document does not have is warned of", async t => {
+  const Node = { $ref: '#/components/schemas/Node' }
+  const swaggerStyle = ({ openapiObject }: { openapiObject: OpenApiDocument }): OpenApiDocument =>
+    ({ ...openapiObject, components: { ...openapiObject.components, schemas: { ...openapiObject.components?.schemas, Node: { type: 'object', properties: { children: { type: 'array', items: Node } } } } } })
+  const trees = async (transformObject?: (context: TransformObjectContext) => OpenApiDocument) => {
+    const { lines, stream } = logged()
+    const app = Fastify({ logger: { level: 'warn', stream } })
+    await app.register(apiVersioning, {})
+    await app.register(apiVersioningOpenApi, { transformObject })
+    // As a type provider's transform documents a recursive schema: a ref to a component it means to add.
+    const documented = { response: { 200: { type: 'object', properties: { root: Node } } } }
+    app.get('/trees', { apiVersions: ['1.0', '2.0'], schema: { response: { 200: { type: 'object', properties: { root: { type: 'object' } } } } }, config: { swaggerTransform: ({ url }: { url: string }) => ({ schema: documented, url }) } }, ok)
+    await app.ready()
+    app.apiVersionDocuments()
+    await app.inject('/openapi/2.0.json')
+    return { app, warnings: lines.filter(line => line.code === 'FST_API_VERSIONING_OPENAPI_DANGLING_REF').map(line => line.msg) }
+  }
+  await t.test('added by a transformObject of @fastify/swagger', async t => {
+    const { app, warnings } = await trees(swaggerStyle)
+    t.same(Object.keys(documentOf(app, '1.0').components?.schemas ?? {}).includes('Node'), true)
+    t.same(warnings, [])
+    t.same(await allProblems(app), [])
+  })
+  await t.test('left out: warned of, once a process, for each document', async t => {
+    const { warnings } = await trees()
+    t.same(warnings, ['1.0', '2.0'].map(version => `fastify-api-versioning/openapi: the document of ${version} refers to #/components/schemas/Node, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`))
+  })
 })
 
 t.test('a transformObject that throws or gives no document is a 500 naming it, logged; a promise\'s rejection ends nothing', async t => {

@@ -217,6 +217,20 @@ t.test('a saved document of $ref chains is checked in time linear in its size; a
   })
 })
 
+t.test("a document that refers to what it does not have is exit 2: the app's (a component left out), or a saved one", async t => {
+  const dir = await released(t)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'dangling'), {
+    code: 2,
+    stdout: '',
+    stderr: `fastify-api-versioning: --dir ${dir}: 1.0.json cannot be compared with the app's 1.0: the app's document of 1.0 refers to #/components/schemas/Node, which it does not have, so what changed there cannot be told: add the components it names (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)\n`
+  })
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'dangling')).code, 0, 'saved as served')
+  t.match(await gate(t, ['check', '--app', 'app.ts', '--dir', dir]), {
+    code: 2,
+    stderr: /1\.0\.json cannot be compared with the app's 1\.0: the saved document of 1\.0 refers to #\/components\/schemas\/Node, which it does not have, so what changed there cannot be told: save the version again \(snapshot\) once the app's document of it is whole\n$/
+  })
+})
+
 t.test('a folder holding one version twice is refused, naming both files; snapshot never writes through a symbolic link', async t => {
   const dir = await released(t)
   const text = readFileSync(join(dir, '1.0.json'), 'utf8')
