@@ -6,6 +6,7 @@ import { AFTER_ANSWER, onlyFor } from '../routing/served-only.js'
 import type { ApiVersion } from '../api-version.js'
 import { append, prepend } from '../routing/hook-lists.js'
 import { messageOf } from '../util/server-error.js'
+import { isCodeSchema } from '../util/code-schema.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, holds, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
 import type { VersionSchemas } from './version-parts.js'
@@ -130,6 +131,8 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
 
   const shared = sharedSchemasOf(instance)
   const declaredSchema = route.schema
+  const library = codeSchemaPart(declaredSchema)
+  if (library !== null) fail(label, `${OPTION}: true derives its older versions' schemas from its JSON Schemas, but its ${library} schema is a schema of a validation library (zod, valibot: a Standard Schema), which a type provider compiles; write the route's schemas in TypeBox or plain JSON Schema, or declare the route without ${OPTION}`)
   // Planned now, without them: what the checks at ready must see, where the route has older versions.
   const unknown = exists.some((older, k) => k > 0 && older) ? unknownRefs(declaredSchema, shared) : []
   if (unknown.length > 0) declared.late.push({ label, refs: unknown, shared })
@@ -626,4 +629,14 @@ function groupsOf (exists: readonly boolean[], steps: StepPlan, schemas: readonl
 function versionsIn (versions: readonly ListedVersion[], deprecated: boolean): readonly string[] | undefined {
   const texts = versions.filter(v => v.deprecated === deprecated).map(v => v.text)
   return texts.length === 0 ? undefined : Object.freeze(texts)
+}
+
+// The first part of a route's schema that is a validation library's, not a JSON Schema: `body`, `response 200`.
+function codeSchemaPart (schema: FastifySchema | undefined): string | null {
+  if (!isObject(schema)) return null
+  for (const [part, value] of Object.entries(schema)) {
+    if (part !== 'response' && isCodeSchema(value)) return part
+    if (part === 'response' && isObject(value)) for (const [status, response] of Object.entries(value)) if (isCodeSchema(response)) return `response ${status}`
+  }
+  return null
 }

@@ -1,6 +1,7 @@
 import type { ApiVersion } from '../api-version.js'
 import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
+import { isCodeSchema } from '../util/code-schema.js'
 import { isObject } from '../util/is-object.js'
 import { readDeprecation, type Deprecation, type DeprecationPolicyOption } from '../util/policy-values.js'
 import { isAppliedTo } from './applied.js'
@@ -353,6 +354,7 @@ function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {
 function target (schema: unknown, at: string): { schema: SchemaTarget, id: string | null } {
   if (typeof schema === 'string' && schema !== '') return { schema, id: schema }
   if (!isObject(schema)) fail(`${at}.schema must be a schema object or the $id of a shared schema (got ${messageOf(schema)})`)
+  if (isCodeSchema(schema)) fail(`${at}.schema is a schema of a validation library (zod, valibot: a Standard Schema), not a JSON Schema: version changes derive older versions' schemas from JSON Schemas; write the route's schemas, and name them here, in TypeBox or plain JSON Schema`)
   return { schema, id: typeof schema.$id === 'string' ? schema.$id : null }
 }
 

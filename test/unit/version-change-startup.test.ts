@@ -211,3 +211,27 @@ t.test('a $id no route holds and no shared schema has: a warning, as it converts
   t.same(warnings, [])
   t.same((await app.inject('/customers?api-version=1.0')).json(), { nm: 'n' })
 })
+
+t.test("a validation library's schema (zod, valibot: a Standard Schema), which a type provider compiles, is no JSON Schema: refused where named", async t => {
+  // As zod writes one (4.x; before 3.24, `_def` alone): an object of its own class, none of JSON Schema's keywords.
+  const standard = { '~standard': { version: 1, vendor: 'zod', validate: (value: unknown) => ({ value }) }, _def: { type: 'object' } }
+  const older = { _def: { typeName: 'ZodObject' } }
+  for (const schema of [standard, older]) {
+    // As a plain JS app gives it (TypeScript refuses it, where the schema has no such property).
+    t.throws(() => (versionChange as (options: unknown) => unknown)({ description: 'x', fields: [{ schema, field: 'createdAt', renamedFrom: 'created' }] }), {
+      code: 'FST_API_VERSIONING_INVALID_OPTION',
+      message: 'fastify-api-versioning: versionChange: fields[0].schema is a schema of a validation library (zod, valibot: a Standard Schema), not a JSON Schema: version changes derive older versions\' schemas from JSON Schemas; write the route\'s schemas, and name them here, in TypeBox or plain JSON Schema'
+    })
+  }
+  const provider = (app: FastifyInstance) => {
+    // A type provider's compilers take its own schemas.
+    app.setValidatorCompiler(() => () => true)
+    app.setSerializerCompiler(() => data => JSON.stringify(data))
+  }
+  for (const [schema, part] of [[{ body: standard }, 'body'], [{ querystring: Order, response: { 200: Order, 201: older } }, 'response 201']] as const) {
+    await t.rejects(started(app => {
+      provider(app)
+      app.post('/orders', { versionChanges: true, schema: schema as never }, async () => ({}))
+    }), { code: 'FST_API_VERSIONING_INVALID_DECLARATION', message: new RegExp(`^fastify-api-versioning: route POST /orders: versionChanges: true derives its older versions' schemas from its JSON Schemas, but its ${part} schema is a schema of a validation library \\(zod, valibot: a Standard Schema\\), which a type provider compiles; write the route's schemas in TypeBox or plain JSON Schema, or declare the route without versionChanges$`) }, part)
+  }
+})
