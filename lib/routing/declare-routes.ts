@@ -16,7 +16,8 @@ import { constraintKey, hasParam, routePathKey, segmentPrefix, type RouterPathOp
 import { kPrefixRootOf, servedWithSlash } from './prefix-root.js'
 import { readDeclaration, type ConstraintVariant, type RouteDeclaration, type RouteTable } from './route-table.js'
 import { reportEarlyRoutes } from './routes-so-far.js'
-import { allowVersionNames } from './version-schemas.js'
+import { versionNamesOut } from './code-schema-names.js'
+import { allowVersionNames, type VersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
 
@@ -63,9 +64,13 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   const roots = new Map<ConstraintVariant, { slash: boolean, routes: DeclaredRoute[] }>()
   // A schema with the version names let through its validation; what a shared schema added later may forbid is
   // checked once the app is ready.
+  // The names a route's validation must let through (see allowVersionNames, versionNamesOut).
+  function versionNames (url: string): VersionNames {
+    return { querystring: options.queryNames, params: options.segmentName !== null && hasParam(url, options.segmentName) ? [options.segmentName] : [] }
+  }
+
   function allowedSchema (instance: FastifyInstance, schema: FastifySchema | undefined, url: string, label: string): FastifySchema | undefined {
-    const inPath = options.segmentName !== null && hasParam(url, options.segmentName)
-    const allowed = allowVersionNames(schema, { querystring: options.queryNames, params: inPath ? [options.segmentName as string] : [] }, id => instance.getSchema(id), label)
+    const allowed = allowVersionNames(schema, versionNames(url), id => instance.getSchema(id), label)
     if (allowed.checkLate !== null) lateSchemas.push(allowed.checkLate)
     return allowed.schema
   }
@@ -157,6 +162,8 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     if (declaration.kind === 'plain') return
 
     route.schema = allowedSchema(this, route.schema, route.url, label)
+    const namesOut = versionNamesOut(route.schema, versionNames(route.url))
+    if (namesOut !== null) route.preValidation = prepend(namesOut, route.preValidation)
     // A route that serves every version of a versionChanges route is documented as its newest shape.
     const servesAll = (route as { [kServesAll]?: Record<string, unknown> })[kServesAll]
     const documented = servesAll === undefined ? declaration : readDeclaration(servesAll, label)
