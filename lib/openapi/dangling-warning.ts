@@ -9,8 +9,9 @@ import type { ApiVersionDocument } from '../changes/document.js'
 export function warnDangling (log: FastifyBaseLogger, documents: readonly ApiVersionDocument[], warned: Set<string>): void {
   for (const { version, document } of documents) {
     const dangling = danglingRefs(document)
+    if (dangling.length === 0) continue
     const text = `fastify-api-versioning/openapi: the document of ${version} refers to ${dangling.join(', ')}, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`
-    if (dangling.length === 0 || warned.has(text)) continue
+    if (warned.has(text)) continue
     warned.add(text)
     log.warn({ code: 'FST_API_VERSIONING_OPENAPI_DANGLING_REF' }, text)
   }
