@@ -112,8 +112,6 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   // made on first use in it from the combined document, which is made once the routes are final (at ready).
   const instants = lifecycleInstants(versioning.policies)
   let combined: OpenApiDocument | null = null
-  // What a warning said of dangling refs, once a process (the documents are made again each period).
-  const warned = new Set<string>()
   let served: Served | null = null
   function serve (): Served {
     if (combined === null) throw coded(new Error('fastify-api-versioning/openapi: apiVersionDocuments() and apiVersionChanges() are available once the app is ready (await app.ready())'), 'FST_API_VERSIONING_NOT_READY')
@@ -127,7 +125,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     const context = changesContext(combined, collector.routes, versioning)
     const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
     const documents = Object.freeze(describeChanges(split, changes))
-    warnDangling(fastify.log, documents, warned)
+    warnDangling(fastify.log, documents)
     served = {
       period,
       documents,

@@ -250,7 +250,7 @@ t.test('the transform and transformObject options', async t => {
 
 // A transformObject written for @fastify/swagger (fastify-type-provider-zod's jsonSchemaTransformObject adds the
 // components its transform's refs name) reads `openapiObject`: it serves as it is. Refs a document does not resolve
-// are said, once a process, whichever document has them.
+// are said, for each document that has them.
 t.test("transformObject gets the document as openapiObject too, as @fastify/swagger's does; a ref a document does not have is warned of", async t => {
   const Node = { $ref: '#/components/schemas/Node' }
   const swaggerStyle = ({ openapiObject }: { openapiObject: OpenApiDocument }): OpenApiDocument =>
@@ -274,7 +274,7 @@ t.test("transformObject gets the document as openapiObject too, as @fastify/swag
     t.same(warnings, [])
     t.same(await allProblems(app), [])
   })
-  await t.test('left out: warned of, once a process, for each document', async t => {
+  await t.test('left out: warned of, for each document, once as they are made', async t => {
     const { warnings } = await trees()
     t.same(warnings, ['1.0', '2.0'].map(version => `fastify-api-versioning/openapi: the document of ${version} refers to #/components/schemas/Node, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`))
   })
