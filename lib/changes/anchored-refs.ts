@@ -3,10 +3,25 @@ import { pointerTarget } from './resolve-ref.js'
 import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
 
+/** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
+export interface Anchored {
+  readonly document: OpenApiDocument
+  /**
+   * Its refs into itself (`#/...`) that name nothing in it, each once, in the order met: where a schema's ref names
+   * a component no one added (a type provider's, see docs/openapi.md), OpenAPI tools cannot resolve it, and a
+   * comparison of versions reads it as any value.
+   */
+  readonly dangling: readonly string[]
+}
+
 interface Rewrite { readonly at: readonly string[], readonly ref: string }
 
 /** A place of the walk: its value, and the way to it (its parent's place and its key), read only where needed. */
 interface Place { readonly value: unknown, readonly parent: Place | null, readonly key: string, readonly root: Place | null }
+
+// Each document walked, by the document given and by the one made: a document is walked once, however many
+// readers (the documents' warning, the changes between versions) want it.
+const walked = new WeakMap<OpenApiDocument, Anchored>()
 
 /**
  * The document with the `$ref`s of its schemas anchored: a ref such as `#/$defs/Amount` (or `#` itself) names a
@@ -15,12 +30,19 @@ interface Place { readonly value: unknown, readonly parent: Place | null, readon
  * written again from the document's root (the schema's place in it), so that following refs finds what the schema
  * meant. A ref the document itself resolves is left as it is. The schema a ref is read from is the nearest of: a
  * subschema with its own `$id`, a components schema, a parameter's, header's or media type's `schema`. The document
- * itself is returned where nothing is to be anchored; else a copy that shares all but the objects on the way to a
- * rewritten ref.
+ * itself where nothing is to be anchored; else a copy that shares all but the objects on the way to a rewritten ref.
  */
-export function anchoredRefs (document: OpenApiDocument): OpenApiDocument {
-  const rewrites = refsToAnchor(document)
-  if (rewrites.length === 0) return document
+export function anchored (document: OpenApiDocument): Anchored {
+  const known = walked.get(document)
+  if (known !== undefined) return known
+  const { rewrites, dangling } = walk(document)
+  const result = { document: rewrites.length === 0 ? document : rewritten(document, rewrites), dangling }
+  walked.set(document, result)
+  walked.set(result.document, result)
+  return result
+}
+
+function rewritten (document: OpenApiDocument, rewrites: readonly Rewrite[]): OpenApiDocument {
   const copy = { ...document }
   const copied = new Set<unknown>([copy])
   for (const { at, ref } of rewrites) {
@@ -35,34 +57,43 @@ export function anchoredRefs (document: OpenApiDocument): OpenApiDocument {
   return copy
 }
 
-/** Anchors the refs of a document of one's own, in place (see anchoredRefs). */
-export function anchorRefs (document: OpenApiDocument): void {
-  for (const { at, ref } of refsToAnchor(document)) {
-    at.reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, document).$ref = ref
-  }
-}
-
-// Walked with a list of its own, not the call stack: a document may nest deeper than recursion goes.
-function refsToAnchor (document: OpenApiDocument): Rewrite[] {
+// Walked with a list of its own, not the call stack: a document may nest deeper than recursion goes. Children are
+// pushed last first, so that dangling refs are met in the document's order.
+function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: string[] } {
   const rewrites: Rewrite[] = []
+  const dangling = new Set<string>()
+  // Whether the document resolves a ref, by ref: the same few (its components') stand in every operation.
+  const resolves = new Map<string, boolean>()
+  const resolved = (ref: string): boolean => {
+    let known = resolves.get(ref)
+    if (known === undefined) resolves.set(ref, known = ref !== '#' && pointerTarget(document, ref) !== undefined)
+    return known
+  }
   const stack: Place[] = [{ value: document, parent: null, key: '', root: null }]
   for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
-    const { value } = place
-    if (typeof value !== 'object' || value === null) continue
+    const value = place.value as object
     let root = place.root
-    if (root !== null && isObject(value) && typeof value.$id === 'string') root = place
-    if (root !== null && isObject(value) && typeof value.$ref === 'string') {
-      const anchored = anchor(document, value.$ref, root)
-      if (anchored !== null) rewrites.push({ at: pathOf(place), ref: anchored })
+    if (isObject(value)) {
+      if (root !== null && typeof value.$id === 'string') root = place
+      const ref = value.$ref
+      // `#` names the document itself: never a schema.
+      if (typeof ref === 'string' && ref.startsWith('#') && !resolved(ref)) {
+        const anchoredRef = root === null ? null : anchor(ref, root)
+        if (anchoredRef === null) dangling.add(ref)
+        else rewrites.push({ at: pathOf(place), ref: anchoredRef })
+      }
     }
     const inComponents = place.key === 'schemas' && place.parent?.key === 'components' && place.parent.parent?.parent === null
-    for (const [key, child] of Object.entries(value)) {
-      if (root !== null && DATA_KEYWORDS.has(key)) continue
+    const keys = Object.keys(value)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i]
+      const child = (value as Record<string, unknown>)[key]
+      if (typeof child !== 'object' || child === null || (!Array.isArray(value) && DATA_KEYWORDS.has(key))) continue
       const next: Place = { value: child, parent: place, key, root }
       stack.push(root === null && (key === 'schema' || inComponents) ? { ...next, root: next } : next)
     }
   }
-  return rewrites
+  return { rewrites, dangling: [...dangling] }
 }
 
 function pathOf (place: Place): string[] {
@@ -71,9 +102,9 @@ function pathOf (place: Place): string[] {
   return keys.reverse()
 }
 
-// The ref written from the document's root, where it names a place of its schema and none of the document.
-function anchor (document: OpenApiDocument, ref: string, root: Place): string | null {
-  if (ref !== '#' && (!ref.startsWith('#/') || pointerTarget(document, ref) !== undefined || pointerTarget(root.value, ref) === undefined)) return null
+// The ref written from the document's root, where it names a place of its schema (which the document does not).
+function anchor (ref: string, root: Place): string | null {
+  if (ref !== '#' && (!ref.startsWith('#/') || pointerTarget(root.value, ref) === undefined)) return null
   return `#/${pathOf(root).map(escape).join('/')}${ref.slice(1)}`
 }
 

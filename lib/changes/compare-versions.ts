@@ -1,6 +1,6 @@
 import { ApiVersion } from '../api-version.js'
 import { isObject } from '../util/is-object.js'
-import { anchoredRefs } from './anchored-refs.js'
+import { anchored } from './anchored-refs.js'
 import type { ChangesContext } from './changes-context.js'
 import { code } from './code.js'
 import type { ApiVersionDocument } from './document.js'
@@ -68,7 +68,7 @@ export interface Comparison {
  * the release gate, which passes only what it can prove.
  */
 export function compareVersions (given: readonly ApiVersionDocument[], context: ChangesContext, strict = false): Comparison[] {
-  const documents = given.map(entry => ({ ...entry, document: anchoredRefs(entry.document) }))
+  const documents = given.map(entry => ({ ...entry, document: anchored(entry.document).document }))
   const comparisons: Comparison[] = []
   for (let i = 1; i < documents.length; i++) {
     const from = { document: documents[i - 1].document, version: documents[i - 1].version }

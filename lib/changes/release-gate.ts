@@ -2,8 +2,7 @@ import { ApiVersion } from '../api-version.js'
 import { isRetired, type VersionPolicy } from '../lifecycle/policies.js'
 import type { ChangesContext } from './changes-context.js'
 import { apiVersionChanges, compareVersions, type ApiVersionChanges } from './compare-versions.js'
-import { anchoredRefs } from './anchored-refs.js'
-import { danglingRefs } from './dangling-refs.js'
+import { anchored } from './anchored-refs.js'
 import type { ApiVersionDocument, OpenApiDocument } from './document.js'
 
 /**
@@ -54,6 +53,6 @@ export function releaseGate (source: ReleaseGateSource): ReleaseGate {
 
 // A document whose refs name nothing proves nothing there: what they stood for is read as any value.
 function whole (document: OpenApiDocument, which: string, fix: string): void {
-  const dangling = danglingRefs(anchoredRefs(document))
+  const { dangling } = anchored(document)
   if (dangling.length > 0) throw new Error(`${which} refers to ${dangling.slice(0, 3).join(', ')}${dangling.length > 3 ? ` and ${dangling.length - 3} more` : ''}, which it does not have, so what changed there cannot be told: ${fix}`)
 }

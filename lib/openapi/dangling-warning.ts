@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { danglingRefs } from '../changes/dangling-refs.js'
+import { anchored } from '../changes/anchored-refs.js'
 import type { ApiVersionDocument } from '../changes/document.js'
 
 /**
@@ -9,7 +9,7 @@ import type { ApiVersionDocument } from '../changes/document.js'
  */
 export function warnDangling (log: FastifyBaseLogger, documents: readonly ApiVersionDocument[]): void {
   for (const { version, document } of documents) {
-    const dangling = danglingRefs(document)
+    const { dangling } = anchored(document)
     if (dangling.length === 0) continue
     log.warn({ code: 'FST_API_VERSIONING_OPENAPI_DANGLING_REF' }, `fastify-api-versioning/openapi: the document of ${version} refers to ${dangling.join(', ')}, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`)
   }

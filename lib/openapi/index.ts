@@ -124,8 +124,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     // Compared as served: the same period's documents, after transformObject.
     const context = changesContext(combined, collector.routes, versioning)
     const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
+    warnDangling(fastify.log, split)
     const documents = Object.freeze(describeChanges(split, changes))
-    warnDangling(fastify.log, documents)
     served = {
       period,
       documents,

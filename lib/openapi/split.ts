@@ -14,7 +14,7 @@ import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
-import { anchorRefs } from '../changes/anchored-refs.js'
+import { anchored } from '../changes/anchored-refs.js'
 import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
 import { documentWebhooks } from './webhooks.js'
 import { hoistSharedCopies } from './shared-copies.js'
@@ -77,6 +77,8 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
     const deprecated = !supported.has(version.key) || isDeprecated(policies.get(version.key), context.time)
     let document = versionDocument(combined, routes, version, deprecated, assumed, context)
     if (context.transformObject !== null) document = transformed(context.transformObject, document, String(version))
+    // A schema's refs to its own definitions, which @fastify/swagger copies as they are: from the document's root.
+    document = anchored(document).document
     return Object.freeze({ version: String(version), deprecated, document })
   })
 }
@@ -153,8 +155,6 @@ function versionDocument (
   const schemas: Record<string, unknown> = { ...document.components?.schemas, ...errorSchemas(document.openapi) }
   document.components = { ...document.components, schemas: reachable(document, schemas) }
   renameSchemas(document, schemaNamesAt(context.options.versionList, version))
-  // A schema's refs to its own definitions, which @fastify/swagger copies as they are: from the document's root.
-  anchorRefs(document)
   return document
 }
 

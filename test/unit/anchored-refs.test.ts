@@ -1,5 +1,5 @@
 import t from 'tap'
-import { anchoredRefs } from '../../lib/changes/anchored-refs.js'
+import { anchored } from '../../lib/changes/anchored-refs.js'
 import { compareVersions } from '../../lib/changes/compare-versions.js'
 import type { ChangesContext } from '../../lib/changes/changes-context.js'
 import type { OpenApiDocument } from '../../lib/changes/document.js'
@@ -13,6 +13,7 @@ const documentOf = (schema: unknown, schemas: Record<string, unknown> = {}): Ope
   paths: { '/a': { get: { responses: { 200: { description: 'A', content: { 'application/json': { schema } } } } } } },
   components: { schemas }
 })
+const anchoredDocument = (document: OpenApiDocument): OpenApiDocument => anchored(document).document
 const at = (document: unknown, keys: readonly string[]): any => keys.reduce<any>((node, key) => node[key], document)
 
 // Each row: a response schema, and the refs it has once anchored, by where they are in it.
@@ -31,22 +32,22 @@ t.test("a schema's refs to its own places, written from the document's root", as
   for (const row of rows) {
     const given = documentOf(row.schema, row.schemas)
     const before = structuredClone(given)
-    const anchored = anchoredRefs(given)
+    const anchored = anchoredDocument(given)
     const refs = Object.fromEntries(Object.keys(row.refs).map(path => [path, at(anchored, [...MEDIA, ...path.split('/').filter(Boolean)]).$ref]))
     t.same(refs, row.refs, row.rule)
     t.same(given, before, `${row.rule}: the document given is left as it is`)
   }
   const plain = documentOf({ type: 'string' })
-  t.equal(anchoredRefs(plain), plain, 'nothing to anchor: the document itself')
+  t.equal(anchoredDocument(plain), plain, 'nothing to anchor: the document itself')
   // A components schema is a schema of its own.
-  const component = anchoredRefs(documentOf({ $ref: '#/components/schemas/Order' }, { Order: { $defs: { L: {} }, items: { $ref: '#/$defs/L' } } }))
+  const component = anchoredDocument(documentOf({ $ref: '#/components/schemas/Order' }, { Order: { $defs: { L: {} }, items: { $ref: '#/$defs/L' } } }))
   t.equal((component.components?.schemas?.Order as any).items.$ref, '#/components/schemas/Order/$defs/L')
 })
 
 t.test('a document deeper than the call stack goes is anchored all the same', async t => {
   let schema: Record<string, unknown> = { $ref: '#/$defs/A' }
   for (let i = 0; i < 20_000; i++) schema = { items: schema }
-  const anchored = anchoredRefs(documentOf({ ...schema, $defs: { A: {} } }))
+  const anchored = anchoredDocument(documentOf({ ...schema, $defs: { A: {} } }))
   let node = at(anchored, MEDIA)
   while (node.items !== undefined) node = node.items
   t.equal(node.$ref, `${AT}/$defs/A`)
@@ -55,7 +56,7 @@ t.test('a document deeper than the call stack goes is anchored all the same', as
 t.test("a saved document with a schema's own refs compares with today's, anchored, as the same", async t => {
   const context: ChangesContext = { versionParameters: new Set(), versionHeaders: new Set(), mediaType: null, templates: [], segmentName: null, renames: [], hidden: [] }
   const saved = documentOf({ $defs: { A: { type: 'string' } }, properties: { a: { $ref: '#/$defs/A' } } })
-  const served = (type: string) => anchoredRefs(documentOf({ $defs: { A: { type } }, properties: { a: { $ref: '#/$defs/A' } } }))
+  const served = (type: string) => anchoredDocument(documentOf({ $defs: { A: { type } }, properties: { a: { $ref: '#/$defs/A' } } }))
   const changes = (now: OpenApiDocument) => compareVersions([{ version: '1.0', deprecated: false, document: saved }, { version: '1.0', deprecated: false, document: now }], context, true)[0].changed
   t.same(changes(served('string')), [])
   t.same(changes(served('integer')).map(c => c.notes.map(n => [n.text, n.breaking])), [[['response 200: type of `a` changed from `string` to `integer`', true]]])

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { danglingRefs } from '../../lib/changes/dangling-refs.js'
+import { anchored } from '../../lib/changes/anchored-refs.js'
 import { releaseGate } from '../../lib/changes/release-gate.js'
 import type { ChangesContext } from '../../lib/changes/changes-context.js'
 import type { OpenApiDocument } from '../../lib/changes/document.js'
@@ -18,10 +18,11 @@ t.test("a document's refs that name nothing in it, each once, in the order met",
     ['a component left out, named twice', documentOf({ anyOf: [ref('Node'), { items: ref('Node') }] }), ['#/components/schemas/Node']],
     ['in a component', documentOf(ref('A'), { A: { properties: { b: ref('B') } } }), ['#/components/schemas/B']],
     ['a pointer into a schema that has no such place', documentOf({ properties: { a: { $ref: '#/paths/~1a/get/responses/200/content/application~1json/schema/$defs/X' } } }), ['#/paths/~1a/get/responses/200/content/application~1json/schema/$defs/X']],
+    ['a parameter of the operation, no schema', { ...documentOf({}), paths: { '/a': { get: { parameters: [{ $ref: '#/components/parameters/Page' }], responses: {} } } } }, ['#/components/parameters/Page']],
     ["another document's ref: not this one's to resolve", documentOf({ $ref: 'other.json#/A' }), []],
     ['a $ref in data (an example, a default)', documentOf({ type: 'object', default: { $ref: '#/nothing' }, examples: [{ $ref: '#/nothing' }] }), []]
   ]
-  for (const [rule, document, expected] of rows) t.same(danglingRefs(document), expected, rule)
+  for (const [rule, document, expected] of rows) t.same(anchored(document).dangling, expected, rule)
 })
 
 t.test('the release gate names the first three a document lacks, and how many more', async t => {
