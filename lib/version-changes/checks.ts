@@ -3,7 +3,7 @@ import { isObject } from '../util/is-object.js'
 import { holds } from './conversion.js'
 import { ruleNeeds } from './migration-needs.js'
 import { holdsNamed } from './late-refs.js'
-import { sameShape } from './schema-identity.js'
+import { names, sameShape } from './schema-identity.js'
 import { deriveSchema } from './schemas.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { ChangingRoutes, OtherRoute } from './routes.js'
@@ -95,9 +95,55 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
       }
     }
   })
+  warnDerived(list, declared, shared, where, warn)
   // Instructions that contradict each other throw: a webhook added where it exists already, or removed where not.
   for (const name of webhooks.keys()) versionsOfWebhook(list, name)
   checkOtherRoutes(list, declared.others)
+}
+
+/**
+ * A schema a route holds that TypeBox made from one a field instruction names (`Type.Partial`, `Pick`, `Omit`: the
+ * named schema's properties, each the very schema or a one-level copy of it, in another object) is another schema:
+ * its fields are not converted, and its older versions get the newest names. Warned of, not refused: two schemas may
+ * share their properties' schemas by design.
+ */
+function warnDerived (list: VersionList, declared: ChangingRoutes, shared: SharedSchemas, where: (k: number, at: string) => string, warn: (message: string) => void): void {
+  const fields = list.flatMap(({ changes }) => changes.flatMap(change => change.fields))
+  list.forEach(({ changes }, k) => {
+    for (const rule of changes.flatMap(change => change.fields)) {
+      const named = typeof rule.schema === 'string' ? shared(rule.schema) : rule.schema
+      const properties = isObject(named) && isObject(named.properties) ? named.properties : null
+      if (properties === null || !Object.hasOwn(properties, rule.field)) continue
+      for (const node of declared.schemas) {
+        if (node === named || !isObject(node) || !isObject(node.properties) || !Object.hasOwn(node.properties, rule.field)) continue
+        // Named by an instruction about the same field itself: converted.
+        if (fields.some(other => other.field === rule.field && names(other, node))) continue
+        const own = node.properties
+        const keys = Object.keys(own)
+        if (!keys.every(key => Object.hasOwn(properties, key) && sameProperty(own[key], properties[key]))) continue
+        // Made from it: all its properties (Partial), or one of them its very schema, or a copy holding its very
+        // objects (Pick, Omit); a schema of its own whose scalar properties look alike is another schema.
+        if (keys.length !== Object.keys(properties).length && !keys.some(key => sharesObject(own[key] as Record<string, unknown>, properties[key] as Record<string, unknown>))) continue
+        warn(`${where(k, rule.at)}, names a schema whose properties a route's schema has too (${Object.keys(own).join(', ')}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: '${rule.field}', ... }])`)
+      }
+    }
+  })
+}
+
+// A property's schema, or a one-level copy of it (TypeBox's Optional): its keywords with the very same values.
+function sameProperty (a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (!isObject(a) || !isObject(b)) return false
+  const keys = Object.keys(b)
+  return keys.length > 0 && Object.keys(a).length === keys.length && keys.every(key => a[key] === b[key])
+}
+
+// The keywords whose values are objects of a schema of its own, not made again by a one-level copy.
+const HELD = ['properties', 'items', 'prefixItems', 'patternProperties', 'additionalProperties', 'enum', 'anyOf', 'oneOf', 'allOf'] as const
+
+// The very schema, or a copy of it that holds one of its objects (its `properties`, `items`, `enum`).
+function sharesObject (a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return a === b || HELD.some(key => b[key] !== undefined && a[key] === b[key])
 }
 
 /**

@@ -235,3 +235,33 @@ t.test("a validation library's schema (zod, valibot: a Standard Schema), which a
     }), { code: 'FST_API_VERSIONING_INVALID_DECLARATION', message: new RegExp(`^fastify-api-versioning: route POST /orders: versionChanges: true derives its older versions' schemas from its JSON Schemas, but its ${part} schema is a schema of a validation library \\(zod, valibot: a Standard Schema\\), which a type provider compiles; write the route's schemas in TypeBox or plain JSON Schema, or declare the route without versionChanges$`) }, part)
   }
 })
+
+t.test('a schema TypeBox made from one an instruction names (Partial, Pick, Omit) is another schema: a warning saying to name it too', async t => {
+  const Line = Type.Object({ sku: Type.String() })
+  const Order3 = Type.Object({ id: Type.Integer(), createdAt: Type.String(), note: Type.String(), lines: Type.Array(Line) })
+  const rename = (...schemas: object[]) => versionChange({ description: 'x', fields: schemas.map(schema => ({ schema: schema as typeof Order3, field: 'createdAt' as const, renamedFrom: 'created' })) })
+  const warned = async (schema: object, change = rename(Order3)) => {
+    const warnings: string[] = []
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+    await app.register(apiVersioning, { versionChanges: list(change) })
+    app.get('/orders', { versionChanges: true, schema: { response: { 200: Order3 } } }, async () => ({ id: 1, createdAt: 'now', note: 'n', lines: [] }))
+    app.patch('/orders', { versionChanges: true, schema: { body: schema } }, async request => request.body)
+    await app.ready()
+    return { app, warnings }
+  }
+  const message = (properties: string) => `fastify-api-versioning: versionChanges: the change of 2.0, fields[0], names a schema whose properties a route's schema has too (${properties}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: 'createdAt', ... }])`
+  t.same((await warned(Type.Partial(Order3))).warnings, [message('id, createdAt, note, lines')], 'Partial: all its properties, each a copy')
+  t.same((await warned(Type.Omit(Order3, ['note']))).warnings, [message('id, createdAt, lines')], 'Omit: its very property schemas')
+  t.same((await warned(Type.Pick(Order3, ['createdAt']))).warnings, [message('createdAt')], 'Pick')
+  t.same((await warned(Type.Omit(Type.Partial(Order3), ['note']))).warnings, [message('id, createdAt, lines')], 'copies of its properties that hold their objects (the lines\' items)')
+  // A schema of its own whose scalar properties look alike (a customer's id and creation time), or that takes any
+  // value there: no warning.
+  t.same((await warned(Type.Object({ id: Type.Integer(), createdAt: Type.String() }))).warnings, [])
+  t.same((await warned({ type: 'object', properties: { createdAt: true } })).warnings, [])
+  // Named too: converted, and no warning.
+  const Patch = Type.Partial(Order3)
+  const { app, warnings } = await warned(Patch, rename(Order3, Patch))
+  t.same(warnings, [])
+  // The handler gets the newest name (its answer has no schema, so is sent as it is).
+  t.same((await app.inject({ method: 'PATCH', url: '/orders?api-version=1.0', payload: { created: 'then' } })).json(), { createdAt: 'then' })
+})
