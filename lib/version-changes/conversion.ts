@@ -14,7 +14,7 @@ import type { SharedSchemas } from './shared-ref.js'
 import type { VersionSchemas } from './version-parts.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
-import { only, stepsOf, type VersionStep } from './version-steps.js'
+import { isStatusRule, only, stepsOf, type VersionStep } from './version-steps.js'
 
 /** The parts of a request a conversion reads and writes. */
 export const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
@@ -317,17 +317,14 @@ function downward (plan: StepPlan, ks: readonly number[], writtenNamedOnly: bool
       return value
     }
   }
-  // A step's renames come after its migrations, which may change the status (a status change is one): its renames
-  // read the body's schema at the status it had before them, under which the step's newer version holds that schema.
+  // A step's renames come after its migrations, which may change the status: its renames read the body's schema in
+  // the step's newer version at the status migrateResponse says.
   return async (reply, body) => {
     const box = { value: body }
     let status = reply.statusCode
     for (const entry of program) {
       if ('steps' in entry) box.value = rename(entry, status, box.value)
-      else {
-        status = reply.statusCode
-        await migrateResponse(entry, reply, box)
-      }
+      else status = await migrateResponse(entry, reply, box)
     }
     return box.value
   }
@@ -493,29 +490,39 @@ function runsFor (rule: ResponseRule, status: number): boolean {
   return rule.errors || (status >= 200 && status <= 299)
 }
 
-async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<void> {
+/**
+ * Runs a step's response migrations, and gives the status whose schema, in the step's newer version, the body then
+ * has (for the step's renames): the status it had, unless a migration of the app's answered another, whose body it
+ * gave (a 404 made a 410 with the 410's body). A status change an endpoint instruction declares moves the body as it
+ * is: the newer version holds its schema at the status before.
+ */
+async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<number> {
+  let status = reply.statusCode
   for (const { rule, route, byStatus } of step.migrations) {
-    if (!runsFor(rule, reply.statusCode)) continue
+    const before = reply.statusCode
+    if (!runsFor(rule, before)) continue
     const where = `the change of ${step.version}, ${rule.at}`
     if (route) {
       // The handler's value is its own: the migration gets a copy of the body (its own properties).
-      const before = copyOf(box.value)
-      const given = responseToMigrate(reply, before)
+      const copy = copyOf(box.value)
+      const given = responseToMigrate(reply, copy)
       const result = await settled(rule.migrate(given))
       finish(reply, given)
-      box.value = bodyAfter(result, given, before, where, 'response')
-      continue
+      box.value = bodyAfter(result, given, copy, where, 'response')
+    } else {
+      const locate = forStatus(byStatus, before)
+      if (locate === undefined) continue
+      for (const site of locate(box, 'all').reverse()) {
+        const given = responseToMigrate(reply, site.value)
+        const result = await settled(rule.migrate(given))
+        finish(reply, given)
+        const body = bodyAfter(result, given, site.value, where, 'response')
+        for (const [holder, key] of site.places) holder[key] = body
+      }
     }
-    const locate = forStatus(byStatus, reply.statusCode)
-    if (locate === undefined) continue
-    for (const site of locate(box, 'all').reverse()) {
-      const given = responseToMigrate(reply, site.value)
-      const result = await settled(rule.migrate(given))
-      finish(reply, given)
-      const body = bodyAfter(result, given, site.value, where, 'response')
-      for (const [holder, key] of site.places) holder[key] = body
-    }
+    if (reply.statusCode !== before && !isStatusRule(rule)) status = reply.statusCode
   }
+  return status
 }
 
 function responseToMigrate (reply: ReplyState, body: unknown): ResponseToMigrate {

@@ -74,8 +74,18 @@ function statusChanges (rule: EndpointRule): StatusChange[] {
   return status === null ? [] : rule.methods.map(method => ({ route: `${method} ${rule.url}`, status, at: rule.at }))
 }
 
+// The response migrations that status changes are (see statusRule).
+const statusRules = new WeakSet<object>()
+
+/** Whether a response migration is an endpoint instruction's status change, which moves the body as it is. */
+export function isStatusRule (rule: object): boolean {
+  return statusRules.has(rule)
+}
+
 // A status change as the response migration of its route that answers the older status.
 function statusRule ({ route, status, at }: StatusChange): ResponseRule {
   const migrate = (response: ResponseToMigrate): void => { response.statusCode = status }
-  return Object.freeze({ route, schema: null, id: null, errors: false, migrate, at })
+  const rule = Object.freeze({ route, schema: null, id: null, errors: false, migrate, at })
+  statusRules.add(rule)
+  return rule
 }

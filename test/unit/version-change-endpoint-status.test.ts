@@ -66,3 +66,29 @@ t.test('a field renamed in a version older than a status change is converted on 
   t.same(await post('2.0'), [200, { id: 7, total: 12.5 }])
   t.same(await post('1.0'), [200, { id: 7, amount: 12.5 }], 'renamed, under the status 2.0 answers')
 })
+
+t.test("a migration that answers another status with that status's body: the same change's renames read it at the status it answers", async t => {
+  // 2.0 answers a missing thing 404 { code }; 1.0 answered 410 { why }, which 2.0 calls `reason`.
+  for (const optional of [false, true]) {
+    const NotFound = Type.Object({ code: Type.String() })
+    const Gone = Type.Object({ reason: optional ? Type.Optional(Type.String()) : Type.String() })
+    const change = versionChange({
+      description: 'A missing thing is a 404 { code } (it was a 410 { why }).',
+      fields: [{ schema: Gone, field: 'reason', renamedFrom: 'why' }],
+      responses: [{ route: 'GET /things/:id', errors: true, migrate: response => { if (response.statusCode === 404) { response.statusCode = 410; return { reason: (response.body as { code: string }).code } } } }]
+    })
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+    app.get('/things/:id', { versionChanges: true, schema: { response: { 404: NotFound, 410: Gone } } }, async (request, reply) => {
+      return (request.params as { id: string }).id === 'deleted' ? reply.code(410).send({ reason: 'deleted' }) : reply.code(404).send({ code: 'missing' })
+    })
+    await app.ready()
+    const get = async (id: string, version: string) => {
+      const reply = await app.inject(`/things/${id}?api-version=${version}`)
+      return [reply.statusCode, reply.json()]
+    }
+    t.same(await get('missing', '1.0'), [410, { why: 'missing' }], optional ? 'optional: not an empty body' : 'required: not a 500')
+    t.same(await get('deleted', '1.0'), [410, { why: 'deleted' }])
+    t.same(await get('missing', '2.0'), [404, { code: 'missing' }])
+  }
+})
