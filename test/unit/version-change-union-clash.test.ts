@@ -15,6 +15,11 @@ const rules = (...fields: FieldInstruction[]) => rulesOf(versionChange({ descrip
 
 t.test('which instructions clash with another member of a union, wherever the union is', async t => {
   const renamed = rules({ schema: Cat, field: 'sound', renamedFrom: 'purr' })
+  const Person = Type.Object({ name: Type.String() })
+  const Vet = Type.Object({ name: Type.String(), clinic: Type.String() })
+  const ownerRenamed = rules({ schema: Person, field: 'name', renamedFrom: 'fullName' })
+  const Chain: Record<string, unknown> & { properties: Record<string, unknown> } = { type: 'object', properties: { owner: Person } }
+  Chain.properties.next = Chain
   const rows: Array<[string, unknown, ReturnType<typeof rules>, unknown]> = [
     ['a renamed field the other member has', Type.Union([Cat, Dog]), renamed, { keyword: 'anyOf', name: 'sound' }],
     ['its older name', { oneOf: [Cat, Type.Object({ purr: Type.String() })] }, renamed, { keyword: 'oneOf', name: 'purr' }],
@@ -26,7 +31,14 @@ t.test('which instructions clash with another member of a union, wherever the un
     ['the change names both members', Type.Union([Cat, Dog]), rules({ schema: Cat, field: 'sound', renamedFrom: 'purr' }, { schema: Dog, field: 'sound', renamedFrom: 'purr' }), null],
     ['a changed field converts no data', Type.Union([Cat, Dog]), rules({ schema: Cat, field: 'sound', changed: { required: false } }), null],
     ['allOf: every member is the value', Type.Intersect([Cat, Type.Object({ sound: Type.String() })]), renamed, null],
-    ['a union of members the change does not name', Type.Union([Dog, Type.Null()]), renamed, null]
+    ['a union of members the change does not name', Type.Union([Dog, Type.Null()]), renamed, null],
+    // Deeper: a member's owner is the schema the change is about; the other member's owner, another with the name.
+    ['a schema inside a member, where the other member has one of the name at the same place', Type.Union([Type.Object({ owner: Person }), Type.Object({ owner: Vet })]), ownerRenamed, { keyword: 'anyOf', name: 'name' }],
+    ['in their items', Type.Union([Type.Object({ owners: Type.Array(Person) }), Type.Object({ owners: Type.Array(Vet) })]), ownerRenamed, { keyword: 'anyOf', name: 'name' }],
+    ['at another place: no value of the other member is reached', Type.Union([Type.Object({ owner: Person }), Type.Object({ vet: Vet })]), ownerRenamed, null],
+    ['the same schema at the same place in both', Type.Union([Type.Object({ owner: Person }), Type.Object({ owner: Person, chip: Type.String() })]), ownerRenamed, null],
+    ['a schema that takes any value at that place', { anyOf: [Type.Object({ owner: Person }), { type: 'object', properties: { owner: true } }] }, ownerRenamed, null],
+    ['a member that holds itself', { anyOf: [Chain, Type.Object({ owner: Vet })] }, ownerRenamed, { keyword: 'anyOf', name: 'name' }]
   ]
   for (const [what, schema, given, expected] of rows) {
     const clash = unionClash(schema, given, none)
