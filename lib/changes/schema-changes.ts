@@ -182,8 +182,9 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
       if (olderNames.has(name)) continue
       const named = child(path, name)
       const older = renamed.get(name) ?? name
-      const before = x.properties.has(older)
-      const after = y.properties.has(name)
+      // A property whose schema is `false` (its own, or what `allOf` parts add up to) takes no value: none.
+      const before = x.properties.has(older) && x.properties.get(older) !== false
+      const after = y.properties.has(name) && y.properties.get(name) !== false
       if (older !== name) emit('property-renamed', named, older)
       if (before && !after) {
         emit('property-removed', named, '')
@@ -306,8 +307,6 @@ function shape (schema: Record<string, unknown>, partShape: (part: unknown) => S
   if (schema.nullable === true) result.types.push('null')
   if (result.types.length === 0 && (result.properties.size > 0 || result.additional !== undefined || result.patterns.size > 0)) result.types.push('object')
   if (result.types.length === 0 && (result.items !== undefined || result.positions !== null)) result.types.push('array')
-  // A property whose schema is `false` takes no value: it is not a property the schema has (as `allOf` parts add up).
-  for (const [name, property] of result.properties) if (property === false) result.properties.delete(name)
   // One order whatever the keywords' order, `null` last: `string | null`.
   const types = [...new Set(result.types)].sort()
   result.types = [...types.filter(type => type !== 'null'), ...types.filter(type => type === 'null')]

@@ -243,6 +243,7 @@ const rows: Row[] = [
   { rule: "a definition a response's items name, changed", v1: ok200({ type: 'array', definitions: { Line: object({ sku: string }) }, items: { $ref: '#/definitions/Line' } }), v2: ok200({ type: 'array', definitions: { Line: object({}) }, items: { $ref: '#/definitions/Line' } }), breaking: true, changes: ['response 200: property `[].sku` removed'] },
   // A property whose schema is `false` takes no value: a property no client may send, and no server sends.
   { rule: 'a request property that takes no value any more', v1: body(object({ note: string })), v2: body(object({ note: false })), breaking: true, changes: ['request body: property `note` removed'] },
+  { rule: 'a response property an allOf part gives no value', v1: ok200(object({ password: string })), v2: ok200({ allOf: [object({ password: string }), { properties: { password: false } }] }), breaking: true, changes: ['response 200: property `password` removed'] },
   { rule: 'a response property that takes a value now', v1: ok200(object({ note: false })), v2: ok200(object({ note: string })), breaking: false, changes: ['response 200: property `note` added'] },
 
   // Unions and parts.
