@@ -2,6 +2,7 @@ import type { OpenApiDocument } from './document.js'
 import { pointerTarget } from './resolve-ref.js'
 import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
+import { pointerToken } from '../util/json-pointer.js'
 
 /** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
 export interface Anchored {
@@ -105,9 +106,5 @@ function pathOf (place: Place): string[] {
 // The ref written from the document's root, where it names a place of its schema (which the document does not).
 function anchor (ref: string, root: Place): string | null {
   if (ref !== '#' && (!ref.startsWith('#/') || pointerTarget(root.value, ref) === undefined)) return null
-  return `#/${pathOf(root).map(escape).join('/')}${ref.slice(1)}`
-}
-
-function escape (key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1')
+  return `#/${pathOf(root).map(pointerToken).join('/')}${ref.slice(1)}`
 }

@@ -10,6 +10,7 @@ import { SCHEMA_REF } from './component-ref.js'
 import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { SCHEMA_MAPS } from '../util/schema-maps.js'
 import { isObject } from '../util/is-object.js'
+import { pointerToken } from '../util/json-pointer.js'
 
 /**
  * The webhooks of the plugin's `webhooks` option in a version's document: in an OpenAPI 3.1 document, each one the
@@ -37,7 +38,7 @@ export function documentWebhooks (document: OpenApiDocument, version: ApiVersion
     documented[webhook.name] = {
       post: {
         ...webhook.description === null ? {} : { description: webhook.description },
-        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(markSharedCopies(schema, shared), `#/webhooks/${escapePointer(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(markSharedCopies(schema, shared), `#/webhooks/${pointerToken(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
         responses: { '2XX': { description: 'The receiver took the event.' } }
       }
     }
@@ -73,9 +74,4 @@ function documentedRef (ref: string, base: string): string {
   if (ref.startsWith('#')) return base + ref.slice(1)
   const hash = ref.indexOf('#')
   return hash === -1 ? SCHEMA_REF + ref : SCHEMA_REF + ref.slice(0, hash) + ref.slice(hash + 1)
-}
-
-// RFC 6901: a name as a JSON pointer's token.
-function escapePointer (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }

@@ -14,6 +14,11 @@ export function pointer (document: unknown, fragment: string): unknown {
   return value
 }
 
+/** A name as a token of a JSON pointer (RFC 6901): `~` and `/` escaped. */
+export function pointerToken (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
 /** Whether a fragment's `%` escapes are well-formed UTF-8 (`#/%ZZ` and `#/%C3` are not). */
 export function decodes (fragment: string): boolean {
   try {

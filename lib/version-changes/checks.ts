@@ -124,7 +124,7 @@ function warnDerived (list: VersionList, declared: ChangingRoutes, shared: Share
         // Made from it: all its properties (Partial), or one of them its very schema, or a copy holding its very
         // objects (Pick, Omit); a schema of its own whose scalar properties look alike is another schema.
         if (keys.length !== Object.keys(properties).length && !keys.some(key => sharesObject(own[key] as Record<string, unknown>, properties[key] as Record<string, unknown>))) continue
-        warn(`${where(k, rule.at)}, names a schema whose properties a route's schema has too (${Object.keys(own).join(', ')}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: '${rule.field}', ... }])`)
+        warn(`${where(k, rule.at)}, names a schema whose properties a route's schema has too (${keys.join(', ')}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: '${rule.field}', ... }])`)
       }
     }
   })
