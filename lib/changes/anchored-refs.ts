@@ -1,8 +1,8 @@
 import type { OpenApiDocument } from './document.js'
 import { pointerTarget } from './resolve-ref.js'
-import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
+import { keyKind } from '../util/key-kind.js'
 
 /** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
 export interface Anchored {
@@ -17,8 +17,11 @@ export interface Anchored {
 
 interface Rewrite { readonly at: readonly string[], readonly ref: string }
 
-/** A place of the walk: its value, and the way to it (its parent's place and its key), read only where needed. */
-interface Place { readonly value: unknown, readonly parent: Place | null, readonly key: string, readonly root: Place | null }
+/**
+ * A place of the walk: its value, the way to it (its parent's place and its key), read only where needed, and whether
+ * it is a map by name (see keyKind).
+ */
+interface Place { readonly value: unknown, readonly parent: Place | null, readonly key: string, readonly root: Place | null, readonly inMap: boolean }
 
 // Each document walked, by the document given and by the one made: a document is walked once, however many
 // readers (the documents' warning, the changes between versions) want it.
@@ -70,7 +73,7 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
     if (known === undefined) resolves.set(ref, known = ref !== '#' && pointerTarget(document, ref) !== undefined)
     return known
   }
-  const stack: Place[] = [{ value: document, parent: null, key: '', root: null }]
+  const stack: Place[] = [{ value: document, parent: null, key: '', root: null, inMap: false }]
   for (let place = stack.pop(); place !== undefined; place = stack.pop()) {
     const value = place.value as object
     let root = place.root
@@ -89,8 +92,9 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]
       const child = (value as Record<string, unknown>)[key]
-      if (typeof child !== 'object' || child === null || (!Array.isArray(value) && DATA_KEYWORDS.has(key))) continue
-      const next: Place = { value: child, parent: place, key, root }
+      const kind = Array.isArray(value) ? 'node' : keyKind(key, place.inMap)
+      if (typeof child !== 'object' || child === null || kind === 'data') continue
+      const next: Place = { value: child, parent: place, key, root, inMap: kind === 'map' }
       stack.push(root === null && (key === 'schema' || inComponents) ? { ...next, root: next } : next)
     }
   }

@@ -1,5 +1,5 @@
-import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { isObject } from '../util/is-object.js'
+import { keyKind } from '../util/key-kind.js'
 
 const REF = '#/definitions/'
 
@@ -11,31 +11,37 @@ const REF = '#/definitions/'
  * The schema itself where it has no `definitions`; else a copy, the route's own left as it is.
  */
 export function withDefs<T> (schema: T): T {
-  return hasDefinitions(schema) ? rewritten(schema) as T : schema
+  return hasDefinitions(schema) ? rewritten(schema, false) as T : schema
 }
 
 function hasDefinitions (schema: unknown): boolean {
   const seen = new Set<object>()
-  const stack: unknown[] = [schema]
-  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+  const stack: Array<[unknown, boolean]> = [[schema, false]]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, inMap] = top
     if (typeof value !== 'object' || value === null || seen.has(value)) continue
     seen.add(value)
-    if (isObject(value) && isObject(value.definitions)) return true
-    for (const [key, child] of Object.entries(value)) if (!DATA_KEYWORDS.has(key)) stack.push(child)
+    if (!inMap && isObject(value) && isObject(value.definitions)) return true
+    for (const [key, child] of Object.entries(value)) {
+      const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)
+      if (kind !== 'data') stack.push([child, kind === 'map'])
+    }
   }
   return false
 }
 
-function rewritten (value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewritten)
+function rewritten (value: unknown, inMap: boolean): unknown {
+  if (Array.isArray(value)) return value.map(item => rewritten(item, false))
   if (!isObject(value)) return value
   const copy: Record<string, unknown> = {}
   for (const [key, child] of Object.entries(value)) {
-    if (DATA_KEYWORDS.has(key)) copy[key] = child
+    const kind = keyKind(key, inMap)
+    if (kind === 'data') copy[key] = child
+    else if (inMap) copy[key] = rewritten(child, false)
     else if (key === '$ref' && typeof child === 'string' && child.startsWith(REF)) copy.$ref = `#/$defs/${child.slice(REF.length)}`
-    else if (key === 'definitions' && isObject(child)) copy.$defs = { ...rewritten(child) as object, ...copy.$defs as object }
-    else if (key === '$defs' && isObject(child)) copy.$defs = { ...copy.$defs as object, ...rewritten(child) as object }
-    else copy[key] = rewritten(child)
+    else if (key === 'definitions' && isObject(child)) copy.$defs = { ...rewritten(child, true) as object, ...copy.$defs as object }
+    else if (key === '$defs' && isObject(child)) copy.$defs = { ...copy.$defs as object, ...rewritten(child, true) as object }
+    else copy[key] = rewritten(child, kind === 'map')
   }
   return copy
 }

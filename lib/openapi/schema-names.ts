@@ -3,7 +3,7 @@ import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import type { VersionList } from '../version-changes/version-list.js'
 import { isObject } from '../util/is-object.js'
-import { DATA_KEYWORDS } from '../util/data-keywords.js'
+import { keyKind } from '../util/key-kind.js'
 import { componentOf, SCHEMA_REF } from './component-ref.js'
 
 /** A shared schema's name in one version's document, and the instruction that gives it, as errors name it. */
@@ -37,21 +37,20 @@ export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<str
   const renamed: Record<string, unknown> = {}
   for (const [key, schema] of Object.entries(components.schemas)) renamed[names.get(key)?.name ?? key] = schema
   components.schemas = renamed
-  // Each object of the document, and whether it is in data (an example, a default), where a `title` is no schema's.
-  const stack: Array<[Record<string, unknown>, boolean]> = [[document as unknown as Record<string, unknown>, false]]
+  // Each object of the document, and what it is: in data (an example, a default), where a `title` is no schema's, and
+  // references in it are renamed all the same; a map by name; or a node.
+  const stack: Array<[Record<string, unknown>, 'data' | 'map' | 'node']> = [[document as unknown as Record<string, unknown>, 'node']]
   while (stack.length > 0) {
-    const [object, data] = stack.pop() as [Record<string, unknown>, boolean]
+    const [object, kind] = stack.pop() as [Record<string, unknown>, 'data' | 'map' | 'node']
     if (typeof object.$ref === 'string') object.$ref = renamedRef(object.$ref, names)
-    if (!data && typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
+    if (kind === 'node' && typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
     // A discriminator maps values to schemas by reference.
-    if (!data && isObject(object.discriminator) && isObject(object.discriminator.mapping)) {
+    if (kind === 'node' && isObject(object.discriminator) && isObject(object.discriminator.mapping)) {
       const mapping = object.discriminator.mapping
       for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string') mapping[value] = renamedRef(ref, names)
     }
     for (const [key, value] of Object.entries(object)) {
-      // `default` is a keyword of data in a schema, and the catch-all status in `responses`: either way, references
-      // in it are followed.
-      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, data || (DATA_KEYWORDS.has(key) && key !== 'default')])
+      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, kind === 'data' ? 'data' : Array.isArray(object) ? 'node' : keyKind(key, kind === 'map')])
     }
   }
 }

@@ -25,7 +25,8 @@ const rows: Array<{ rule: string, schema: unknown, schemas?: Record<string, unkn
   { rule: 'a ref the document resolves: as it is', schema: { $ref: '#/components/schemas/Order' }, schemas: { Order: {} }, refs: { '': '#/components/schemas/Order' } },
   { rule: 'a ref neither resolves: as it is', schema: { properties: { a: { $ref: '#/$defs/Missing' } } }, refs: { 'properties/a': '#/$defs/Missing' } },
   { rule: "another document's ref: as it is", schema: { properties: { a: { $ref: 'other.json#/A' } } }, refs: { 'properties/a': 'other.json#/A' } },
-  { rule: 'a $ref in data (an enum, a default, examples): a value', schema: { $defs: { A: {} }, enum: [{ $ref: '#/$defs/A' }], default: { $ref: '#/$defs/A' } }, refs: { 'enum/0': '#/$defs/A', default: '#/$defs/A' } }
+  { rule: 'a $ref in data (an enum, a default, examples): a value', schema: { $defs: { A: {} }, enum: [{ $ref: '#/$defs/A' }], default: { $ref: '#/$defs/A' } }, refs: { 'enum/0': '#/$defs/A', default: '#/$defs/A' } },
+  { rule: 'a property named as a keyword of data is (default, enum, const, example): a schema', schema: { $defs: { A: {} }, properties: { default: { $ref: '#/$defs/A' }, enum: { $ref: '#/$defs/A' }, const: { properties: { example: { $ref: '#/$defs/A' } } } } }, refs: { 'properties/default': `${AT}/$defs/A`, 'properties/enum': `${AT}/$defs/A`, 'properties/const/properties/example': `${AT}/$defs/A` } }
 ]
 
 t.test("a schema's refs to its own places, written from the document's root", async t => {
@@ -42,6 +43,15 @@ t.test("a schema's refs to its own places, written from the document's root", as
   // A components schema is a schema of its own.
   const component = anchoredDocument(documentOf({ $ref: '#/components/schemas/Order' }, { Order: { $defs: { L: {} }, items: { $ref: '#/$defs/L' } } }))
   t.equal((component.components?.schemas?.Order as any).items.$ref, '#/components/schemas/Order/$defs/L')
+})
+
+t.test("the catch-all response (`default`) is a response: its schema's refs anchored, its dangling ones found", async t => {
+  const withDefault = (schema: unknown, schemas: Record<string, unknown> = {}): OpenApiDocument => ({ ...documentOf({}, schemas), paths: { '/a': { get: { responses: { default: { description: 'A', content: { 'application/json': { schema } } } } } } } })
+  const result = anchored(withDefault({ $defs: { A: {} }, properties: { a: { $ref: '#/$defs/A' } } }))
+  t.equal(at(result.document, ['paths', '/a', 'get', 'responses', 'default', 'content', 'application/json', 'schema', 'properties', 'a']).$ref, '#/paths/~1a/get/responses/default/content/application~1json/schema/$defs/A')
+  t.same(anchored(withDefault({ $ref: '#/components/schemas/Missing' })).dangling, ['#/components/schemas/Missing'])
+  // A component named as a keyword of data is.
+  t.same(anchored(withDefault({ $ref: '#/components/schemas/default' }, { default: { items: { $ref: '#/components/schemas/Gone' } } })).dangling, ['#/components/schemas/Gone'])
 })
 
 t.test('a document deeper than the call stack goes is anchored all the same', async t => {
@@ -75,6 +85,11 @@ t.test("draft-07's definitions, as $defs, for @fastify/swagger to keep", async t
     response: { 200: { type: 'array', items: [{ $ref: '#/$defs/Line' }], $defs: { Line: { type: 'integer' } } } }
   })
   t.same(given, before, "the route's own schema is left as it is")
+  const named = { body: { type: 'object', properties: { definitions: { type: 'array', definitions: { S: {} }, items: { $ref: '#/definitions/S' } } }, required: ['definitions'] }, response: { default: { definitions: { E: {} }, $ref: '#/definitions/E' } } }
+  t.same(withDefs(named), {
+    body: { type: 'object', properties: { definitions: { type: 'array', $defs: { S: {} }, items: { $ref: '#/$defs/S' } } }, required: ['definitions'] },
+    response: { default: { $defs: { E: {} }, $ref: '#/$defs/E' } }
+  }, 'a property named definitions is a property; the catch-all response is a response')
   const shared: Record<string, unknown> = { type: 'string' }
   const twice = { querystring: { properties: { a: shared, b: shared } }, body: { definitions: { X: {} } } }
   t.same(withDefs(twice).querystring, { properties: { a: { type: 'string' }, b: { type: 'string' } } }, 'a schema used twice is read twice')

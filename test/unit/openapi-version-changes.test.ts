@@ -112,7 +112,7 @@ t.test('a change of behaviour alone (a description, no instruction) is in the do
 
 t.test("a shared schema's name in older versions' documents: its component (of the version's shape where a change changed it), the references to it", async t => {
   const Line = { $id: 'Line', type: 'object', properties: { sku: { type: 'string' } } }
-  const Order = { $id: 'Order', type: 'object', properties: { total: { type: 'number' }, line: { $ref: 'Line#' }, sku: { $ref: 'Line#/properties/sku' }, note: { type: 'string', 'x-note': null }, default: { $ref: 'Line#' } }, example: { title: 'Order' }, discriminator: { propertyName: 'kind', mapping: { line: '#/components/schemas/Line', other: 'Other' } } }
+  const Order = { $id: 'Order', type: 'object', properties: { total: { type: 'number' }, line: { $ref: 'Line#' }, sku: { $ref: 'Line#/properties/sku' }, note: { type: 'string', 'x-note': null }, default: { $ref: 'Line#' }, example: { type: 'object', title: 'Order' } }, example: { title: 'Order', line: { title: 'Order' } }, discriminator: { propertyName: 'kind', mapping: { line: '#/components/schemas/Line', other: 'Other' } } }
   for (const openapi of ['3.0.3', '3.1.0']) {
     await t.test(`OpenAPI ${openapi}`, async t => {
       const app = Fastify()
@@ -135,7 +135,7 @@ t.test("a shared schema's name in older versions' documents: its component (of t
       t.same([components('3.0'), response('3.0')], [['Line', 'Order'], { $ref: '#/components/schemas/Order' }], 'the newest: as added')
       t.same([components('2.0'), response('2.0')], [['Invoice', 'Line'], { $ref: '#/components/schemas/Invoice' }], "2.0: 3.0's older name")
       t.same([components('1.0'), response('1.0')], [['Bill', 'Item'], { $ref: '#/components/schemas/Bill' }], "1.0: 2.0's names, the changed schema a component of 1.0's shape (a generated client names its type)")
-      t.match(documentOf(app, '1.0').components?.schemas?.Bill, { title: 'Bill', properties: { sum: { type: 'number' }, line: { $ref: '#/components/schemas/Item' }, sku: { $ref: '#/components/schemas/Item/properties/sku' }, default: { $ref: '#/components/schemas/Item' } }, example: { title: 'Order' }, discriminator: { mapping: { line: '#/components/schemas/Item', other: 'Other' } } })
+      t.match(documentOf(app, '1.0').components?.schemas?.Bill, { title: 'Bill', properties: { sum: { type: 'number' }, line: { $ref: '#/components/schemas/Item' }, sku: { $ref: '#/components/schemas/Item/properties/sku' }, default: { $ref: '#/components/schemas/Item' }, example: { title: 'Bill' } }, example: { title: 'Order', line: { title: 'Order' } }, discriminator: { mapping: { line: '#/components/schemas/Item', other: 'Other' } } })
       t.same(operations(documentOf(app, '1.0'))['GET /lines'].responses.default.content['application/json'].schema, { $ref: '#/components/schemas/Item' }, 'the catch-all status of responses')
       t.same(operations(documentOf(app, '1.0'))['GET /first'].responses['200'].content['application/json'].schema, { allOf: [{ $ref: '#/components/schemas/Bill' }] }, 'wherever the copy is')
       t.equal(documentOf(app, '1.0').info.title, 'Order', "the document's own title is no schema's")

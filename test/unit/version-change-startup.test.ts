@@ -143,7 +143,16 @@ t.test('a shared schema a change changes, added after a route that refers to it:
     ['a nested schema an instruction names by object', app => {
       app.post('/basket', { versionChanges: true, schema: { body: { $ref: 'Basket#' } } }, async () => ({}))
       app.addSchema(Basket)
-    }, sku, /route POST \/basket: its schema refers to the shared schema 'Basket'/]
+    }, sku, /route POST \/basket: its schema refers to the shared schema 'Basket'/],
+    ['properties named as keywords of data are (default, enum): schemas all the same', app => {
+      app.addSchema({ $id: 'Holder', type: 'object', properties: { enum: { $ref: 'Cart#' } } })
+      app.get('/holder', { versionChanges: true, schema: { response: { 200: { type: 'object', properties: { default: { $ref: 'Holder#' } } } } } }, async () => ({}))
+      app.addSchema(Cart)
+    }, byId, /route GET \/holder: its schema refers to the shared schema 'Cart'/],
+    ['a nested schema an instruction names by object, as a property named default', app => {
+      app.post('/defaults', { versionChanges: true, schema: { body: { $ref: 'Defaults#' } } }, async () => ({}))
+      app.addSchema({ $id: 'Defaults', type: 'object', properties: { default: Line } })
+    }, sku, /route POST \/defaults: its schema refers to the shared schema 'Defaults'/]
   ]
   for (const [name, routes, change, message] of cases) await t.rejects(started(routes, list(change)), { code: 'FST_API_VERSIONING_LATE_SCHEMA', message }, name)
   // Where nothing older can get the newest shape: a route of the newest version alone, a pointer into a part no

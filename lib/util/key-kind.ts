@@ -1,0 +1,18 @@
+import { DATA_KEYWORDS } from './data-keywords.js'
+import { SCHEMA_MAPS } from './schema-maps.js'
+
+/**
+ * What a key of an object holds, for a walk of schemas or documents: `data` (an example, a default, an enum: values,
+ * whose `$ref`s and `definitions` are no schema's), `map` (a map by name: properties, `$defs`, a document's responses,
+ * whose values are schemas or responses whatever their names), or `node`. `inMap` is whether the object is such a map:
+ * there a key is a name (a property or a response called `default`), never a keyword.
+ */
+export function keyKind (key: string, inMap: boolean): 'data' | 'map' | 'node' {
+  if (inMap) return 'node'
+  if (DATA_KEYWORDS.has(key)) return 'data'
+  return MAPS.has(key) ? 'map' : 'node'
+}
+
+// Besides the schemas' maps, a route's and a document's: a status (`default`) or a component may be named as a keyword
+// of data is.
+const MAPS: ReadonlySet<string> = new Set([...SCHEMA_MAPS, 'response', 'responses', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'callbacks'])
