@@ -304,7 +304,9 @@ function shape (schema: Record<string, unknown>, partShape: (part: unknown) => S
     }
     if (others.length < branches.length) result.types.push('null')
   }
-  if (schema.nullable === true) result.types.push('null')
+  // OpenAPI 3.0's nullable adds null to the types a schema names (its own, its parts', its alternatives'); alone, as
+  // an allOf part, it names none and takes any value, which adds nothing.
+  if (schema.nullable === true && result.types.length > 0) result.types.push('null')
   if (result.types.length === 0 && (result.properties.size > 0 || result.additional !== undefined || result.patterns.size > 0)) result.types.push('object')
   if (result.types.length === 0 && (result.items !== undefined || result.positions !== null)) result.types.push('array')
   // One order whatever the keywords' order, `null` last: `string | null`.

@@ -2,6 +2,9 @@ import t from 'tap'
 import type { FastifySchema, HTTPMethods } from 'fastify'
 import { Type, type TSchema } from '@sinclair/typebox'
 import { allProblems, buildDocs } from './openapi-helpers.js'
+import { compareVersions } from '../../lib/changes/compare-versions.js'
+import type { ChangesContext } from '../../lib/changes/changes-context.js'
+import type { OpenApiDocument } from '../../lib/changes/document.js'
 
 // The rules of apiVersionChanges(), one row each: a route in version 1.0 and its successor in 2.0, and what a
 // client of 1.0 is told. A row's `breaking` is whether that client can break; `changes` are the sentences, and
@@ -322,4 +325,13 @@ t.test('JSON Schema 2020-12 forms a transformObject writes: patternProperties by
     { change: 'response 200: item `p[2]` added', breaking: true },
     { change: 'response 200: changed (not judged): `contains`, `dependentSchemas`, `else`, `if`, `not`, `propertyNames`, `then`, `unevaluatedItems`, `unevaluatedProperties` of `q`', breaking: false }
   ])
+})
+
+t.test("OpenAPI 3.0's nullable adds null to the types a schema names; alone (an allOf part) it names none, and adds nothing", async t => {
+  const context: ChangesContext = { versionParameters: new Set(), versionHeaders: new Set(), mediaType: null, templates: [], segmentName: null, renames: [], hidden: [] }
+  const documentOf = (schema: unknown): OpenApiDocument => ({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/a': { get: { responses: { 200: { description: 'A', content: { 'application/json': { schema } } } } } } } })
+  const changes = (v1: unknown, v2: unknown) => compareVersions([{ version: '1.0', deprecated: false, document: documentOf(v1) }, { version: '2.0', deprecated: false, document: documentOf(v2) }], context, true)[0].changed.flatMap(c => c.notes.map(n => n.text))
+  const order = object({ a: string })
+  t.same(changes(order, { allOf: [order, { nullable: true }] }), [], 'an allOf part')
+  t.same(changes(order, { allOf: [order], nullable: true }), ['response 200: type changed from `object` to `object | null`'], "beside allOf, its parts' types")
 })
