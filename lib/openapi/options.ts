@@ -1,3 +1,4 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from '../changes/document.js'
@@ -30,11 +31,18 @@ export interface OpenApiBase {
   [keyword: string]: unknown
 }
 
+// @fastify/swagger's own transformObject (SwaggerTransformObject, which its lowest version we take does not export).
+type SwaggerTransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject']>
+type SwaggerOpenApiObject = Extract<Parameters<SwaggerTransformObject>[0], { openapiObject: unknown }>['openapiObject']
+
 /** What `transformObject` gets: a version's document, under both names, and the version. */
 export interface TransformObjectContext {
   document: OpenApiDocument
-  /** The document again, under the name @fastify/swagger gives a `transformObject`. */
-  openapiObject: OpenApiDocument
+  /**
+   * The document again, under the name @fastify/swagger gives a `transformObject`, typed as both: one typed for
+   * @fastify/swagger (fastify-type-provider-zod's `jsonSchemaTransformObject`) is one for this option too.
+   */
+  openapiObject: OpenApiDocument & SwaggerOpenApiObject
   version: string
 }
 
@@ -54,7 +62,7 @@ export interface ApiVersioningOpenApiOptions {
    * `openapiObject` too, as @fastify/swagger gives its own `transformObject`, so that one written for it (such as
    * fastify-type-provider-zod's `jsonSchemaTransformObject`) serves as it is.
    */
-  transformObject?: (context: TransformObjectContext) => OpenApiDocument
+  transformObject?: (context: TransformObjectContext) => OpenApiDocument | ReturnType<SwaggerTransformObject>
 }
 
 type Hook<K extends keyof GuardHooks> = Extract<NonNullable<GuardHooks[K]>, (...args: any[]) => unknown>
@@ -72,7 +80,7 @@ export interface ResolvedOpenApiOptions {
   readonly ui: (ApiVersioningOpenApiUiOptions & { routePrefix: string }) | null
   readonly guard: Guard
   readonly transform: RouteTransform | null
-  readonly transformObject: ((context: TransformObjectContext) => OpenApiDocument) | null
+  readonly transformObject: NonNullable<ApiVersioningOpenApiOptions['transformObject']> | null
 }
 
 const KNOWN = new Set(['openapi', 'routePrefix', 'ui', 'hooks', 'transform', 'transformObject', 'prefix', 'logLevel', 'logSerializers'])

@@ -1,3 +1,4 @@
+import type { SwaggerTransformObject } from '@fastify/swagger'
 import Fastify from 'fastify'
 import { expect, test } from 'tstyche'
 import apiVersioning from 'fastify-api-versioning'
@@ -21,5 +22,8 @@ test("transformObject gets the document, as openapiObject too (@fastify/swagger'
   const swaggerStyle = ({ openapiObject }: { openapiObject: OpenApiDocument }): OpenApiDocument => openapiObject
   expect(app.register(apiVersioningOpenApi, { transformObject: swaggerStyle })).type.not.toRaiseError()
   expect<TransformObjectContext>().type.toHaveProperty('openapiObject')
+  // One typed as @fastify/swagger's own (fastify-type-provider-zod's jsonSchemaTransformObject is).
+  const jsonSchemaTransformObject: SwaggerTransformObject = ({ openapiObject }: any) => openapiObject
+  expect(app.register(apiVersioningOpenApi, { transformObject: jsonSchemaTransformObject })).type.not.toRaiseError()
   expect(app.register(apiVersioningOpenApi, { transformObject: ({ document }) => document.info.title })).type.toRaiseError()
 })
