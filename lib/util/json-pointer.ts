@@ -14,9 +14,12 @@ export function pointer (document: unknown, fragment: string): unknown {
   return value
 }
 
-/** A name as a token of a JSON pointer (RFC 6901): `~` and `/` escaped. */
+/**
+ * A name as a token of a JSON pointer in a URI fragment (RFC 6901): `~` and `/` escaped, and `%`, which a reader
+ * decodes (see pointer), percent-encoded.
+ */
 export function pointerToken (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+  return name.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('%', '%25')
 }
 
 /** Whether a fragment's `%` escapes are well-formed UTF-8 (`#/%ZZ` and `#/%C3` are not). */
