@@ -353,8 +353,8 @@ function endpointDocs (given: unknown, at: string): Readonly<EndpointDocs> {
 
 function target (schema: unknown, at: string): { schema: SchemaTarget, id: string | null } {
   if (typeof schema === 'string' && schema !== '') return { schema, id: schema }
-  if (!isObject(schema)) fail(`${at}.schema must be a schema object or the $id of a shared schema (got ${messageOf(schema)})`)
   if (isCodeSchema(schema)) fail(`${at}.schema is a schema of a validation library (zod, valibot: a Standard Schema), not a JSON Schema: version changes derive older versions' schemas from JSON Schemas; write the route's schemas, and name them here, in TypeBox or plain JSON Schema`)
+  if (!isObject(schema)) fail(`${at}.schema must be a schema object or the $id of a shared schema (got ${messageOf(schema)})`)
   return { schema, id: typeof schema.$id === 'string' ? schema.$id : null }
 }
 

@@ -225,7 +225,9 @@ t.test("a validation library's schema (zod, valibot: a Standard Schema), which a
   // As zod writes one (4.x; before 3.24, `_def` alone): an object of its own class, none of JSON Schema's keywords.
   const standard = { '~standard': { version: 1, vendor: 'zod', validate: (value: unknown) => ({ value }) }, _def: { type: 'object' } }
   const older = { _def: { typeName: 'ZodObject' } }
-  for (const schema of [standard, older]) {
+  // ArkType's: a function that validates, with its Standard Schema.
+  const arktype = Object.assign((value: unknown) => value, { '~standard': standard['~standard'] })
+  for (const schema of [standard, older, arktype]) {
     // As a plain JS app gives it (TypeScript refuses it, where the schema has no such property).
     t.throws(() => (versionChange as (options: unknown) => unknown)({ description: 'x', fields: [{ schema, field: 'createdAt', renamedFrom: 'created' }] }), {
       code: 'FST_API_VERSIONING_INVALID_OPTION',
@@ -237,7 +239,7 @@ t.test("a validation library's schema (zod, valibot: a Standard Schema), which a
     app.setValidatorCompiler(() => () => true)
     app.setSerializerCompiler(() => data => JSON.stringify(data))
   }
-  for (const [schema, part] of [[{ body: standard }, 'body'], [{ querystring: Order, response: { 200: Order, 201: older } }, 'response 201']] as const) {
+  for (const [schema, part] of [[{ body: standard }, 'body'], [{ body: arktype }, 'body'], [{ querystring: Order, response: { 200: Order, 201: older } }, 'response 201']] as const) {
     await t.rejects(started(app => {
       provider(app)
       app.post('/orders', { versionChanges: true, schema: schema as never }, async () => ({}))
