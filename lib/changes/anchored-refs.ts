@@ -3,6 +3,7 @@ import { pointerTarget } from './resolve-ref.js'
 import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
 import { keyKind } from '../util/key-kind.js'
+import { pathOf, type WalkPlace } from '../util/place-path.js'
 
 /** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
 export interface Anchored {
@@ -21,7 +22,7 @@ interface Rewrite { readonly at: readonly string[], readonly ref: string }
  * A place of the walk: its value, the way to it (its parent's place and its key), read only where needed, and whether
  * it is a map by name (see keyKind).
  */
-interface Place { readonly value: unknown, readonly parent: Place | null, readonly key: string, readonly root: Place | null, readonly inMap: boolean }
+interface Place extends WalkPlace { readonly value: unknown, readonly parent: Place | null, readonly root: Place | null, readonly inMap: boolean }
 
 // Each document walked, by the document given and by the one made: a document is walked once, however many
 // readers (the documents' warning, the changes between versions) want it.
@@ -99,12 +100,6 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
     }
   }
   return { rewrites, dangling: [...dangling] }
-}
-
-function pathOf (place: Place): string[] {
-  const keys: string[] = []
-  for (let at: Place = place; at.parent !== null; at = at.parent) keys.push(at.key)
-  return keys.reverse()
 }
 
 // The ref written from the document's root, where it names a place of its schema (which the document does not).

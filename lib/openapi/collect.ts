@@ -3,7 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
 import { kPrefixRootOf } from '../routing/prefix-root.js'
-import { withDefs } from './draft07-definitions.js'
+import { withOwnDefinitions } from './own-definitions.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
 
@@ -88,7 +88,7 @@ export class RouteCollector {
       }) - 1
       this.indexes.set(route, index)
     }
-    return { schema: withDefs(result.schema || args.schema), url: (result.url || args.url) + SEPARATOR + index }
+    return { schema: withOwnDefinitions(result.schema || args.schema), url: (result.url || args.url) + SEPARATOR + index }
   }
 }
 

@@ -15,6 +15,7 @@ import { droppedPromise } from '../util/is-thenable.js'
 import { renameSchemas, schemaNamesAt } from './schema-names.js'
 import { componentOf } from './component-ref.js'
 import { anchored } from '../changes/anchored-refs.js'
+import { hoistedDefinitions } from './hoisted-definitions.js'
 import { documentEndpoint, isHiddenEndpoint } from './endpoint-docs.js'
 import { documentWebhooks } from './webhooks.js'
 import { hoistSharedCopies } from './shared-copies.js'
@@ -78,7 +79,7 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
     let document = versionDocument(combined, routes, version, deprecated, assumed, context)
     if (context.transformObject !== null) document = transformed(context.transformObject, document, String(version))
     // A schema's refs to its own definitions, which @fastify/swagger copies as they are: from the document's root.
-    document = anchored(document).document
+    document = hoistedDefinitions(anchored(document).document)
     return Object.freeze({ version: String(version), deprecated, document })
   })
 }

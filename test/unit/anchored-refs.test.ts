@@ -1,9 +1,13 @@
 import t from 'tap'
+import Fastify from 'fastify'
+import apiVersioning from '../../lib/index.js'
+import apiVersioningOpenApi from '../../lib/openapi/index.js'
+import { allProblems } from './openapi-helpers.js'
 import { anchored } from '../../lib/changes/anchored-refs.js'
 import { compareVersions } from '../../lib/changes/compare-versions.js'
 import type { ChangesContext } from '../../lib/changes/changes-context.js'
 import type { OpenApiDocument } from '../../lib/changes/document.js'
-import { withDefs } from '../../lib/openapi/draft07-definitions.js'
+import { withOwnDefinitions as withDefs } from '../../lib/openapi/own-definitions.js'
 
 const MEDIA = ['paths', '/a', 'get', 'responses', '200', 'content', 'application/json', 'schema']
 const AT = '#/paths/~1a/get/responses/200/content/application~1json/schema'
@@ -93,4 +97,39 @@ t.test("draft-07's definitions, as $defs, for @fastify/swagger to keep", async t
   const shared: Record<string, unknown> = { type: 'string' }
   const twice = { querystring: { properties: { a: shared, b: shared } }, body: { definitions: { X: {} } } }
   t.same(withDefs(twice).querystring, { properties: { a: { type: 'string' }, b: { type: 'string' } } }, 'a schema used twice is read twice')
+})
+
+t.test("a subschema with an $id of its own whose refs name its own places: documented in place, its refs from the body's or response's root", async t => {
+  const own = { $id: 'http://example.com/b', type: 'object', $defs: { C: { type: 'string' } }, properties: { c: { $ref: '#/$defs/C' }, self: { $ref: '#' } } }
+  const given = { body: { type: 'object', properties: { b: own, plain: { $id: 'Plain', type: 'string' } } }, response: { 200: { content: { 'application/json': { schema: { type: 'array', items: own } } } } } }
+  const before = structuredClone(given)
+  const documented = { type: 'object', $defs: { C: { type: 'string' } }, properties: { c: { $ref: '#/properties/b/$defs/C' }, self: { $ref: '#/properties/b' } } }
+  t.same(withDefs(given), {
+    body: { type: 'object', properties: { b: documented, plain: { $id: 'Plain', type: 'string' } } },
+    response: { 200: { content: { 'application/json': { schema: { type: 'array', items: { ...documented, properties: { c: { $ref: '#/items/$defs/C' }, self: { $ref: '#/items' } } } } } } } }
+  }, 'its $id left out (@fastify/swagger would make it a component without its $defs); one without refs of its own as it is')
+  t.same(given, before, "the route's own schema is left as it is")
+  const nested = { body: { properties: { a: { $id: 'A', properties: { b: { $id: 'B', $defs: { X: {} }, items: { $ref: '#/$defs/X' } } }, items: { $ref: 'A#/properties/b' } } } } }
+  t.same(withDefs(nested), { body: { properties: { a: { $id: 'A', properties: { b: { $defs: { X: {} }, items: { $ref: '#/properties/a/properties/b/$defs/X' } } }, items: { $ref: 'A#/properties/b' } } } } }, "an $id inside another's: its own refs from the root; the outer one's refs name no place of its own")
+  const root = { body: { $id: 'Root', $defs: { X: {} }, items: { $ref: '#/$defs/X' } }, response: { 200: { content: { 'text/plain': { schema: { type: 'string' } }, 'text/csv': 'not a media type' } }, 201: 'not a schema' } }
+  t.equal(withDefs(root), root, 'an $id at the root: its refs are read from the root already')
+  const inList = { body: { items: { $id: 'L', anyOf: [{ $ref: '#/$defs/X' }, { type: 'null' }], $defs: { X: {} } } } }
+  t.same(withDefs(inList), { body: { items: { anyOf: [{ $ref: '#/items/$defs/X' }, { type: 'null' }], $defs: { X: {} } } } }, 'its refs in a list')
+  t.equal(withDefs('no schema'), 'no schema')
+})
+
+t.test('an app whose body has such a subschema: no dangling ref, and a change of its definitions is one', async t => {
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+    const warnings: string[] = []
+    await app.register(apiVersioning)
+    await app.register(apiVersioningOpenApi, { openapi: { openapi } })
+    const body = (type: string) => ({ type: 'object', properties: { b: { $id: 'http://example.com/b', type: 'object', $defs: { C: { type } }, properties: { c: { $ref: '#/$defs/C' } } } } })
+    app.post('/b', { apiVersions: '1.0', schema: { body: body('string') } }, async () => null)
+    app.post('/b', { apiVersions: '2.0', schema: { body: body('integer') } }, async () => null)
+    await app.ready()
+    t.same(app.apiVersionChanges()[0].changed.map(c => c.changes), [['request body: type of `b.c` changed from `string` to `integer`']], openapi)
+    t.same(warnings, [], openapi)
+    t.same(await allProblems(app), [], `${openapi}: valid`)
+  }
 })

@@ -1,0 +1,107 @@
+import { isObject } from '../util/is-object.js'
+import { pointerToken } from '../util/json-pointer.js'
+import { keyKind } from '../util/key-kind.js'
+
+const REF = '#/definitions/'
+
+/**
+ * A route's schema as @fastify/swagger is to document it, with the schema's own definitions where its refs find
+ * them once the documents anchor those refs (see changes/anchored-refs.ts):
+ * - draft-07's `definitions` (zod-to-json-schema's, for one) written as `$defs`, and the refs to them
+ *   (`#/definitions/Line`) as `#/$defs/Line`: for OpenAPI 3, @fastify/swagger drops `definitions` and points the
+ *   refs at `#/components/schemas/Line`, which no document has; `$defs` it keeps;
+ * - a subschema with an `$id` of its own whose refs name its own places (`#/$defs/C`): @fastify/swagger makes it a
+ *   component (`def-0`) without its `$defs`, and drops `$id`, so its refs named nothing. Its `$id` is left out of the
+ *   copy, which keeps it in place, and its refs are written from the root of the body's or response's schema.
+ * The schema itself where there is nothing to change; else a copy that shares all it does not change, the route's
+ * own left as it is.
+ */
+export function withOwnDefinitions<T> (schema: T): T {
+  if (!isObject(schema)) return schema
+  let copy: Record<string, unknown> | null = null
+  for (const [part, value] of Object.entries(schema)) {
+    const kept = part === 'response' && isObject(value) ? mapped(value, byContent) : byContent(value)
+    if (kept !== value) (copy ??= { ...schema })[part] = kept
+  }
+  return (copy ?? schema) as T
+}
+
+// A part's schema, or each of its schemas by content type (Fastify's `content`), each the root its refs are read from.
+function byContent (part: unknown): unknown {
+  if (!isObject(part) || !isObject(part.content)) return kept(part, false, [], null)
+  const content = mapped(part.content, media => {
+    if (!isObject(media)) return media
+    const schema = kept(media.schema, false, [], null)
+    return schema === media.schema ? media : { ...media, schema }
+  })
+  return content === part.content ? part : { ...part, content }
+}
+
+/**
+ * `value` with its definitions and refs as withOwnDefinitions says. `path` is its place from its root; `base` the
+ * place of the subschema its refs are read from where that is no longer the root (its `$id` left out).
+ */
+function kept (value: unknown, inMap: boolean, path: readonly string[], base: readonly string[] | null): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item, i) => kept(item, false, [...path, String(i)], base))
+    return items.every((item, i) => item === value[i]) ? value : items
+  }
+  if (!isObject(value)) return value
+  const dropsId = !inMap && path.length > 0 && typeof value.$id === 'string' && hasOwnRefs(value)
+  const scope = dropsId ? path : base
+  let changed = dropsId
+  let definitions: object | undefined
+  const copy: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    const kind = keyKind(key, inMap)
+    if (dropsId && key === '$id') continue
+    if (!inMap && key === 'definitions' && isObject(child)) {
+      definitions = kept(child, true, [...path, '$defs'], scope) as object
+      changed = true
+      continue
+    }
+    const given = kind === 'data'
+      ? child
+      : !inMap && key === '$ref' && typeof child === 'string' && child.startsWith('#')
+          ? rooted(child.startsWith(REF) ? `#/$defs/${child.slice(REF.length)}` : child, scope)
+          : kept(child, kind === 'map', [...path, key], scope)
+    if (given !== child) changed = true
+    copy[key] = given
+  }
+  // Where a schema has both, its own $defs are the ones its refs to `#/$defs` meant.
+  if (definitions !== undefined) copy.$defs = { ...definitions, ...copy.$defs as object }
+  return changed ? copy : value
+}
+
+// A ref read from `base` (the root where null), written from the root.
+function rooted (ref: string, base: readonly string[] | null): string {
+  return base === null ? ref : `#/${base.map(pointerToken).join('/')}${ref.slice(1)}`
+}
+
+// Whether a subschema holds refs to its own places (`#...`), where no subschema with an `$id` of its own is between.
+function hasOwnRefs (schema: Record<string, unknown>): boolean {
+  const stack: Array<[unknown, boolean]> = [[schema, false]]
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, inMap] = top
+    if (typeof value !== 'object' || value === null) continue
+    if (isObject(value) && !inMap) {
+      if (value !== schema && typeof value.$id === 'string') continue
+      if (typeof value.$ref === 'string' && value.$ref.startsWith('#')) return true
+    }
+    for (const [key, child] of Object.entries(value)) {
+      const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)
+      if (kind !== 'data') stack.push([child, kind === 'map'])
+    }
+  }
+  return false
+}
+
+// A map with each value given by `each`: the map itself where none changed.
+function mapped (map: Record<string, unknown>, each: (value: unknown) => unknown): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null
+  for (const [key, value] of Object.entries(map)) {
+    const given = each(value)
+    if (given !== value) (copy ??= { ...map })[key] = given
+  }
+  return copy ?? map
+}
