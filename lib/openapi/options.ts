@@ -1,4 +1,3 @@
-import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger'
 import type { RouteShorthandOptions } from 'fastify'
 import type { RouteTransform } from './collect.js'
 import type { OpenApiDocument } from '../changes/document.js'
@@ -31,18 +30,15 @@ export interface OpenApiBase {
   [keyword: string]: unknown
 }
 
-// @fastify/swagger's own transformObject (SwaggerTransformObject, which its lowest version we take does not export).
-type SwaggerTransformObject = NonNullable<FastifyDynamicSwaggerOptions['transformObject']>
-type SwaggerOpenApiObject = Extract<Parameters<SwaggerTransformObject>[0], { openapiObject: unknown }>['openapiObject']
-
 /** What `transformObject` gets: a version's document, under both names, and the version. */
 export interface TransformObjectContext {
   document: OpenApiDocument
   /**
-   * The document again, under the name @fastify/swagger gives a `transformObject`, typed as both: one typed for
-   * @fastify/swagger (fastify-type-provider-zod's `jsonSchemaTransformObject`) is one for this option too.
+   * The document again, under the name @fastify/swagger gives a `transformObject`, typed loosely (`document` is
+   * typed): one typed for @fastify/swagger (`SwaggerTransformObject`, as fastify-type-provider-zod's
+   * `jsonSchemaTransformObject` is) is one for this option too, without this entry's types loading @fastify/swagger's.
    */
-  openapiObject: OpenApiDocument & SwaggerOpenApiObject
+  openapiObject: any
   version: string
 }
 
@@ -62,7 +58,7 @@ export interface ApiVersioningOpenApiOptions {
    * `openapiObject` too, as @fastify/swagger gives its own `transformObject`, so that one written for it (such as
    * fastify-type-provider-zod's `jsonSchemaTransformObject`) serves as it is.
    */
-  transformObject?: (context: TransformObjectContext) => OpenApiDocument | ReturnType<SwaggerTransformObject>
+  transformObject?: (context: TransformObjectContext) => OpenApiDocument | Record<string, unknown>
 }
 
 type Hook<K extends keyof GuardHooks> = Extract<NonNullable<GuardHooks[K]>, (...args: any[]) => unknown>

@@ -1,6 +1,6 @@
 import type { ApiVersion } from '../api-version.js'
 import type { ResolvedOptions } from '../options.js'
-import type { ResolvedOpenApiOptions, TransformObjectContext } from './options.js'
+import type { ResolvedOpenApiOptions } from './options.js'
 import type { PathEntry } from '../routing/route-table.js'
 import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
 import { isRetired } from '../lifecycle/policies.js'
@@ -92,8 +92,7 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
 function transformed (transform: NonNullable<SplitContext['transformObject']>, document: OpenApiDocument, version: string): OpenApiDocument {
   let given: unknown
   try {
-    // The one document, typed as @fastify/swagger's too (see TransformObjectContext).
-    given = transform({ document, openapiObject: document as TransformObjectContext['openapiObject'], version })
+    given = transform({ document, openapiObject: document, version })
   } catch (error) {
     throw serverError('FST_API_VERSIONING_OPENAPI_TRANSFORM_FAILED', `fastify-api-versioning/openapi: transformObject threw for version ${version}`, error)
   }

@@ -9,8 +9,9 @@ const REPOSITORY = 'https://github.com/fastify-api-versioning/fastify-api-versio
 // The ceiling the tarball stays under: it was 242 kB packed (960 kB unpacked) with benchmark pages and two
 // unminified builds; what a user reads or runs is ~171 kB packed, ~581 kB unpacked (2026-11-28, with the version
 // changes' single route, the changelog page, schema names, endpoint changes, enums and webhooks; local names kept,
-// see scripts/bundle.mjs; the benchmarks' page is the repository's).
-const CEILING = { size: 185_000, unpackedSize: 630_000 }
+// see scripts/bundle.mjs; the benchmarks' page is the repository's); 185.5 kB and 632 kB on 2026-11-29, with the
+// documents' own definitions (anchored, made components in OpenAPI 3.0) and the checks of dangling refs.
+const CEILING = { size: 190_000, unpackedSize: 645_000 }
 
 const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
