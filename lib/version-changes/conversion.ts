@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
+import { isOpaqueBody } from '../util/opaque-body.js'
 import { requestPart } from '../util/request-part.js'
 import { isThenable } from '../util/is-thenable.js'
 import { innerWeakMap } from '../util/inner-weak-map.js'
@@ -260,6 +261,8 @@ function upward (plan: StepPlan, ks: readonly number[], client: string, context:
     for (let i = 0; i < run.parts.length; i++) {
       const [part, pass] = run.parts[i]
       const value = requestValue(request, part)
+      // An upload (bytes, or a stream a parser passed on) is no data of the schema's: given as it is.
+      if (part === 'body' && isOpaqueBody(value)) continue
       const converted = pass(value)
       if (converted !== value) storeRequestValue(request, part, converted)
     }
@@ -300,7 +303,8 @@ function downward (plan: StepPlan, ks: readonly number[], writtenNamedOnly: bool
   }
   const rename = (run: NamesRun, status: number, value: unknown): unknown => {
     const responses = plan.schemas[run.start].response
-    if (responses === undefined) return value
+    // Bytes or a stream (a file beside the JSON a status declares by media type) are sent as they are.
+    if (responses === undefined || isOpaqueBody(value)) return value
     if (status !== run.status) {
       run.statusKey = keyFor(responses, status)
       run.status = status

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify'
 import { serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
+import { isOpaqueBody } from '../util/opaque-body.js'
 import type { Serialize } from './version-serialization.js'
 
 /**
@@ -35,7 +36,7 @@ function refused (reply: FastifyReply, what: string): Error {
 // What a conversion gave, as a payload: a body that is no JSON value (a text, Buffer or stream a migration gave) as
 // it is; else JSON, written with the version's schema for the status.
 function written (reply: FastifyReply, body: unknown, json: boolean, serializerOf: (reply: FastifyReply) => Serialize | null): unknown {
-  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body) || isStream(body) || (!json && body === null)) return body
+  if (body === undefined || typeof body === 'string' || isOpaqueBody(body) || (!json && body === null)) return body
   let text: string
   try {
     const serialize = serializerOf(reply)
@@ -45,8 +46,4 @@ function written (reply: FastifyReply, body: unknown, json: boolean, serializerO
   }
   if (reply.getHeader('content-type') === undefined) reply.header('content-type', 'application/json; charset=utf-8')
   return text
-}
-
-function isStream (value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (typeof (value as { pipe?: unknown }).pipe === 'function' || typeof (value as { getReader?: unknown }).getReader === 'function' || (typeof Response === 'function' && value instanceof Response))
 }

@@ -1,6 +1,7 @@
 import t from 'tap'
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify'
 import { Type } from '@sinclair/typebox'
+import { Readable } from 'node:stream'
 import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
 
 // How an older version's response is written where its conversion renames fields: what Fastify does for a reply
@@ -158,4 +159,34 @@ t.test('a status declared by media type: a text of a media type whose schema no 
   t.same((await server.inject('/things?api-version=1.0')).json(), { id: 1, title: 'kettle' }, 'its JSON converted')
   const other = await server.inject({ url: '/things?api-version=1.0', headers: { accept: 'text/plain' } })
   t.match([other.statusCode, other.json()], [500, { code: 'FST_API_VERSIONING_CONVERSION_FAILED' }], 'a text of a media type the status has no schema for: its data cannot be converted')
+})
+
+t.test('bytes and streams a status declares by media type (a file beside the JSON) are sent as they are, in every version; an upload is given as it came', async t => {
+  const png = Buffer.from([0x89, 0x50, 0x4e, 0x47])
+  const bodies: Record<string, () => unknown> = {
+    buffer: () => Buffer.from('id,name\n1,kettle\n'),
+    bytes: () => new Uint8Array(Buffer.from('id,name\n1,kettle\n')),
+    stream: () => Readable.from(['id,name\n', '1,kettle\n']),
+    web: () => new ReadableStream({ start (controller) { controller.enqueue(Buffer.from('id,name\n1,kettle\n')); controller.close() } }),
+    response: () => new Response('id,name\n1,kettle\n')
+  }
+  const seen: unknown[] = []
+  const server = await app(server => {
+    server.get('/things', {
+      versionChanges: true,
+      schema: { response: { 200: { content: { 'application/json': { schema: Type.Array(Thing) }, 'text/csv': { schema: Type.String() } } } } }
+    }, async (request, reply) => reply.type('text/csv').send(bodies[(request.query as { as: string }).as]()))
+    server.get('/avatar', { versionChanges: true, schema: { response: { 200: { content: { 'application/json': { schema: Thing }, 'image/png': { schema: { type: 'string', format: 'binary' } } } } } } }, async (request, reply) => reply.type('image/png').send(png))
+    server.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (request, body, done) => { done(null, body) })
+    server.post('/uploads', { versionChanges: true, schema: { body: { content: { 'application/json': { schema: Thing } } } } }, async (request, reply) => {
+      seen.push(request.body)
+      return reply.send({ bytes: Buffer.isBuffer(request.body) })
+    })
+  })
+  for (const version of ['1.0', '2.0']) {
+    for (const as of Object.keys(bodies)) t.same((await server.inject(`/things?as=${as}&api-version=${version}`)).body, 'id,name\n1,kettle\n', `${version}: ${as}`)
+    t.same((await server.inject(`/avatar?api-version=${version}`)).rawPayload, png, `${version}: an image`)
+    const upload = await server.inject({ method: 'POST', url: `/uploads?api-version=${version}`, headers: { 'content-type': 'application/octet-stream' }, payload: png })
+    t.same([upload.statusCode, upload.json(), seen.pop()], [200, { bytes: true }, png], `${version}: an upload`)
+  }
 })
