@@ -1,6 +1,6 @@
 import type { OpenApiDocument } from '../changes/document.js'
 import { isObject } from '../util/is-object.js'
-import { pointerToken } from '../util/json-pointer.js'
+import { decodes } from '../util/json-pointer.js'
 import { keyKind } from '../util/key-kind.js'
 import { pathOf, type WalkPlace } from '../util/place-path.js'
 
@@ -15,16 +15,19 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
   if (!document.openapi.startsWith('3.0')) return document
   const holders = holdersOf(document)
   if (holders.length === 0) return document
-  const schemas: Record<string, unknown> = { ...document.components?.schemas }
-  // By ref to a definition, the ref to its component; the longest first, for a definition inside a definition.
+  const taken = new Set(Object.keys(document.components?.schemas ?? {}))
+  // By ref to a definition (its pointer decoded), the ref to its component; the longest first, for a definition
+  // inside a definition.
   const moved = new Map<string, string>()
   const bodies: Array<[string, unknown]> = []
   for (const { path, defs } of holders) {
     for (const [name, body] of Object.entries(defs)) {
-      let component = name
-      for (let n = 2; Object.hasOwn(schemas, component); n++) component = `${name}${n}`
-      schemas[component] = null
-      moved.set(`#/${[...path, '$defs', name].map(pointerToken).join('/')}`, `#/components/schemas/${pointerToken(component)}`)
+      // A 3.0 component's name is of letters, digits, `.`, `_` and `-`.
+      const base = name.replace(/[^\w.-]/g, '_')
+      let component = base
+      for (let n = 2; taken.has(component); n++) component = `${base}${n}`
+      taken.add(component)
+      moved.set(`#/${[...path, '$defs', name].map(escaped).join('/')}`, `#/components/schemas/${component}`)
       bodies.push([component, body])
     }
   }
@@ -40,10 +43,17 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
     }
     return out
   }
+  // Its components too: one a transformObject added may hold definitions of its own.
+  const result = copy(document) as OpenApiDocument
+  const schemas = { ...result.components?.schemas }
   for (const [component, body] of bodies) schemas[component] = copy(body)
-  const result = copy({ ...document, components: undefined }) as OpenApiDocument
-  result.components = { ...document.components as object, schemas }
+  result.components = { ...result.components, schemas }
   return result
+}
+
+// A JSON pointer's token, escaped as RFC 6901 says but not percent-encoded: refs are compared decoded.
+function escaped (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
 interface Holder { readonly node: object, readonly path: readonly string[], readonly defs: Record<string, unknown> }
@@ -69,6 +79,8 @@ function holdersOf (document: OpenApiDocument): Holder[] {
 }
 
 function movedRef (ref: string, refs: ReadonlyArray<readonly [string, string]>): string {
-  for (const [from, to] of refs) if (ref === from || ref.startsWith(`${from}/`)) return to + ref.slice(from.length)
+  if (!ref.startsWith('#/') || !decodes(ref)) return ref
+  const decoded = decodeURIComponent(ref)
+  for (const [from, to] of refs) if (decoded === from || decoded.startsWith(`${from}/`)) return to + encodeURI(decoded.slice(from.length)).replaceAll('#', '%23')
   return ref
 }

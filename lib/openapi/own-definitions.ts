@@ -1,5 +1,5 @@
 import { isObject } from '../util/is-object.js'
-import { pointerToken } from '../util/json-pointer.js'
+import { pointer, pointerToken } from '../util/json-pointer.js'
 import { keyKind } from '../util/key-kind.js'
 
 const REF = '#/definitions/'
@@ -12,7 +12,9 @@ const REF = '#/definitions/'
  *   refs at `#/components/schemas/Line`, which no document has; `$defs` it keeps;
  * - a subschema with an `$id` of its own whose refs name its own places (`#/$defs/C`): @fastify/swagger makes it a
  *   component (`def-0`) without its `$defs`, and drops `$id`, so its refs named nothing. Its `$id` is left out of the
- *   copy, which keeps it in place, and its refs are written from the root of the body's or response's schema.
+ *   copy, which keeps it in place, and those refs are written from the root of the schema the document holds (a
+ *   body's or response's; each property's of a query string, params or headers, which become parameters); not where
+ *   another ref of the schema names it by its `$id`.
  * The schema itself where there is nothing to change; else a copy that shares all it does not change, the route's
  * own left as it is.
  */
@@ -20,35 +22,52 @@ export function withOwnDefinitions<T> (schema: T): T {
   if (!isObject(schema)) return schema
   let copy: Record<string, unknown> | null = null
   for (const [part, value] of Object.entries(schema)) {
-    const kept = part === 'response' && isObject(value) ? mapped(value, byContent) : byContent(value)
+    const kept = part === 'response' && isObject(value) ? mapped(value, byContent) : PARAMETERS.has(part) ? byProperty(value) : byContent(value)
     if (kept !== value) (copy ??= { ...schema })[part] = kept
   }
   return (copy ?? schema) as T
 }
 
+// The parts @fastify/swagger makes parameters of, a property each.
+const PARAMETERS = new Set(['querystring', 'query', 'params', 'headers'])
+
+// A part whose properties are each a parameter's schema, the root its refs are read from once documented.
+function byProperty (part: unknown): unknown {
+  if (!isObject(part) || !isObject(part.properties)) return keptRoot(part)
+  const properties = mapped(part.properties, keptRoot)
+  return properties === part.properties ? part : { ...part, properties }
+}
+
 // A part's schema, or each of its schemas by content type (Fastify's `content`), each the root its refs are read from.
 function byContent (part: unknown): unknown {
-  if (!isObject(part) || !isObject(part.content)) return kept(part, false, [], null)
+  if (!isObject(part) || !isObject(part.content)) return keptRoot(part)
   const content = mapped(part.content, media => {
     if (!isObject(media)) return media
-    const schema = kept(media.schema, false, [], null)
+    const schema = keptRoot(media.schema)
     return schema === media.schema ? media : { ...media, schema }
   })
   return content === part.content ? part : { ...part, content }
 }
 
+// The refs of a root that name a subschema by its `$id`, found at the first subschema whose `$id` would be left out.
+interface Root { readonly value: unknown, named: Set<string> | null }
+
+function keptRoot (value: unknown): unknown {
+  return kept(value, false, [], null, { value, named: null })
+}
+
 /**
  * `value` with its definitions and refs as withOwnDefinitions says. `path` is its place from its root; `base` the
- * place of the subschema its refs are read from where that is no longer the root (its `$id` left out).
+ * subschema its refs are read from, and its place, where that is no longer the root (its `$id` left out).
  */
-function kept (value: unknown, inMap: boolean, path: readonly string[], base: readonly string[] | null): unknown {
+function kept (value: unknown, inMap: boolean, path: readonly string[], base: Scope | null, root: Root): unknown {
   if (Array.isArray(value)) {
-    const items = value.map((item, i) => kept(item, false, [...path, String(i)], base))
+    const items = value.map((item, i) => kept(item, false, [...path, String(i)], base, root))
     return items.every((item, i) => item === value[i]) ? value : items
   }
   if (!isObject(value)) return value
-  const dropsId = !inMap && path.length > 0 && typeof value.$id === 'string' && hasOwnRefs(value)
-  const scope = dropsId ? path : base
+  const dropsId = !inMap && path.length > 0 && typeof value.$id === 'string' && hasOwnRefs(value) && !namedById(root, value.$id)
+  const scope = dropsId ? { node: value, path } : base
   let changed = dropsId
   let definitions: object | undefined
   const copy: Record<string, unknown> = {}
@@ -56,15 +75,15 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: re
     const kind = keyKind(key, inMap)
     if (dropsId && key === '$id') continue
     if (!inMap && key === 'definitions' && isObject(child)) {
-      definitions = kept(child, true, [...path, '$defs'], scope) as object
+      definitions = kept(child, true, [...path, '$defs'], scope, root) as object
       changed = true
       continue
     }
     const given = kind === 'data'
       ? child
       : !inMap && key === '$ref' && typeof child === 'string' && child.startsWith('#')
-          ? rooted(child.startsWith(REF) ? `#/$defs/${child.slice(REF.length)}` : child, scope)
-          : kept(child, kind === 'map', [...path, key], scope)
+          ? rooted(child, scope)
+          : kept(child, kind === 'map', [...path, key], scope, root)
     if (given !== child) changed = true
     copy[key] = given
   }
@@ -73,9 +92,35 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: re
   return changed ? copy : value
 }
 
-// A ref read from `base` (the root where null), written from the root.
-function rooted (ref: string, base: readonly string[] | null): string {
-  return base === null ? ref : `#/${base.map(pointerToken).join('/')}${ref.slice(1)}`
+interface Scope { readonly node: Record<string, unknown>, readonly path: readonly string[] }
+
+// A ref read from `base` (the root where null), written from the root where it names a place of that subschema
+// (`#`, `#/$defs/C`; another, `#anchor` or a component's, as it is), and to `$defs` where it named `definitions`.
+function rooted (ref: string, base: Scope | null): string {
+  const local = ref.startsWith(REF) ? `#/$defs/${ref.slice(REF.length)}` : ref
+  return base === null || !namesOwnPlace(base.node, ref) ? local : `#/${base.path.map(pointerToken).join('/')}${local.slice(1)}`
+}
+
+function namesOwnPlace (schema: Record<string, unknown>, ref: string): boolean {
+  return ref === '#' || (ref.startsWith('#/') && pointer(schema, ref.slice(1)) !== undefined)
+}
+
+// Whether a ref of the root names the subschema by its `$id` (`B`, `B#/...`), which, left out, would name nothing.
+function namedById (root: Root, id: string): boolean {
+  if (root.named === null) {
+    root.named = new Set()
+    const stack: Array<[unknown, boolean]> = [[root.value, false]]
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const [value, inMap] = top
+      if (typeof value !== 'object' || value === null) continue
+      if (!inMap && isObject(value) && typeof value.$ref === 'string' && !value.$ref.startsWith('#')) root.named.add(value.$ref.split('#', 1)[0])
+      for (const [key, child] of Object.entries(value)) {
+        const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)
+        if (kind !== 'data') stack.push([child, kind === 'map'])
+      }
+    }
+  }
+  return root.named.has(id)
 }
 
 // Whether a subschema holds refs to its own places (`#...`), where no subschema with an `$id` of its own is between.
@@ -86,7 +131,7 @@ function hasOwnRefs (schema: Record<string, unknown>): boolean {
     if (typeof value !== 'object' || value === null) continue
     if (isObject(value) && !inMap) {
       if (value !== schema && typeof value.$id === 'string') continue
-      if (typeof value.$ref === 'string' && value.$ref.startsWith('#')) return true
+      if (typeof value.$ref === 'string' && namesOwnPlace(schema, value.$ref)) return true
     }
     for (const [key, child] of Object.entries(value)) {
       const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)

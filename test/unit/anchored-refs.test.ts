@@ -54,7 +54,12 @@ t.test("the catch-all response (`default`) is a response: its schema's refs anch
   const result = anchored(withDefault({ $defs: { A: {} }, properties: { a: { $ref: '#/$defs/A' } } }))
   t.equal(at(result.document, ['paths', '/a', 'get', 'responses', 'default', 'content', 'application/json', 'schema', 'properties', 'a']).$ref, '#/paths/~1a/get/responses/default/content/application~1json/schema/$defs/A')
   t.same(anchored(withDefault({ $ref: '#/components/schemas/Missing' })).dangling, ['#/components/schemas/Missing'])
-  // A component named as a keyword of data is.
+  // A webhook, a response header, a component named as a keyword of data is.
+  const hooked: OpenApiDocument = { ...documentOf({}), webhooks: { example: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Hook' } } } } } } } }
+  t.same(anchored(hooked).dangling, ['#/components/schemas/Hook'])
+  const headed = withDefault({}, {})
+  ;(headed.paths['/a'].get as any).responses.default.headers = { enum: { schema: { $ref: '#/components/schemas/Header' } } }
+  t.same(anchored(headed).dangling, ['#/components/schemas/Header'])
   t.same(anchored(withDefault({ $ref: '#/components/schemas/default' }, { default: { items: { $ref: '#/components/schemas/Gone' } } })).dangling, ['#/components/schemas/Gone'])
 })
 
@@ -116,6 +121,20 @@ t.test("a subschema with an $id of its own whose refs name its own places: docum
   const inList = { body: { items: { $id: 'L', anyOf: [{ $ref: '#/$defs/X' }, { type: 'null' }], $defs: { X: {} } } } }
   t.same(withDefs(inList), { body: { items: { anyOf: [{ $ref: '#/items/$defs/X' }, { type: 'null' }], $defs: { X: {} } } } }, 'its refs in a list')
   t.equal(withDefs('no schema'), 'no schema')
+})
+
+t.test("such a subschema's refs that name no place of its own, or a subschema another ref names by its $id, as they are; a query string's from each property", async t => {
+  const own = (extra: Record<string, unknown>) => ({ $id: 'B', $defs: { C: {} }, properties: { c: { $ref: '#/$defs/C' }, ...extra } })
+  t.same(withDefs({ body: { properties: { b: own({ anchor: { $ref: '#c' }, order: { $ref: '#/components/schemas/Order' } }) } } }), {
+    body: { properties: { b: { $defs: { C: {} }, properties: { c: { $ref: '#/properties/b/$defs/C' }, anchor: { $ref: '#c' }, order: { $ref: '#/components/schemas/Order' } } } } }
+  }, 'an anchor, a component')
+  const byId = { body: { properties: { b: own({}), again: { $ref: 'B' } } } }
+  t.equal(withDefs(byId), byId, 'named by its $id elsewhere: kept, as a ref to it would name nothing')
+  t.same(withDefs({ querystring: { type: 'object', properties: { f: own({}), g: { properties: { h: own({}) } } } } }), {
+    querystring: { type: 'object', properties: { f: { $id: 'B', $defs: { C: {} }, properties: { c: { $ref: '#/$defs/C' } } }, g: { properties: { h: { $defs: { C: {} }, properties: { c: { $ref: '#/properties/h/$defs/C' } } } } } } }
+  }, "a query string's property is a parameter's schema, the root of its refs")
+  const plain = { params: { type: 'string' }, headers: { properties: { a: { type: 'string' } } } }
+  t.equal(withDefs(plain), plain)
 })
 
 t.test('an app whose body has such a subschema: no dangling ref, and a change of its definitions is one', async t => {

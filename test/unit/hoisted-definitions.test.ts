@@ -15,7 +15,7 @@ t.test("an OpenAPI 3.0 document's schemas with $defs: each definition a componen
   const schema = {
     type: 'object',
     $defs: { Line: { type: 'object', $defs: { Sku: { type: 'string' } }, properties: { sku: { $ref: `${AT}/$defs/Line/$defs/Sku` } } }, Order: { type: 'integer' } },
-    properties: { other: { $ref: '#/components/schemas/Order' }, line: { $ref: `${AT}/$defs/Line` }, sku: { $ref: `${AT}/$defs/Line/properties/sku` }, order: { $ref: `${AT}/$defs/Order` }, $defs: { type: 'string' } },
+    properties: { other: { $ref: '#/components/schemas/Order' }, line: { $ref: `${AT}/$defs/Line` }, sku: { $ref: `${AT}/$defs/Line/properties/sku` }, order: { $ref: `${AT}/$defs/Order` }, both: { allOf: [{ $ref: `${AT}/$defs/Order` }] }, $defs: { type: 'string' } },
     example: { $defs: { kept: 'data' } }
   }
   const given = documentOf('3.0.3', schema, { Order: { type: 'string' } })
@@ -23,7 +23,7 @@ t.test("an OpenAPI 3.0 document's schemas with $defs: each definition a componen
   const hoisted = hoistedDefinitions(given)
   t.same(schemaOf(hoisted), {
     type: 'object',
-    properties: { other: { $ref: '#/components/schemas/Order' }, line: { $ref: '#/components/schemas/Line' }, sku: { $ref: '#/components/schemas/Line/properties/sku' }, order: { $ref: '#/components/schemas/Order2' }, $defs: { type: 'string' } },
+    properties: { other: { $ref: '#/components/schemas/Order' }, line: { $ref: '#/components/schemas/Line' }, sku: { $ref: '#/components/schemas/Line/properties/sku' }, order: { $ref: '#/components/schemas/Order2' }, both: { allOf: [{ $ref: '#/components/schemas/Order2' }] }, $defs: { type: 'string' } },
     example: { $defs: { kept: 'data' } }
   }, 'a property named $defs, and data, as they are')
   t.same(hoisted.components?.schemas, {
@@ -33,6 +33,17 @@ t.test("an OpenAPI 3.0 document's schemas with $defs: each definition a componen
     Sku: { type: 'string' }
   }, "a name a component has already: a number added; a definition's own definitions, components too")
   t.same(given, before, 'the document given is left as it is')
+})
+
+t.test("a component's own definitions, names a 3.0 component may not have, and refs written percent-encoded", async t => {
+  const node = { type: 'object', $defs: { 'Order line': { type: 'object', properties: { 'unit price': { type: 'number' } } } }, properties: { line: { $ref: '#/components/schemas/Node/$defs/Order%20line' }, price: { $ref: '#/components/schemas/Node/$defs/Order%20line/properties/unit%20price' } } }
+  const hoisted = hoistedDefinitions(documentOf('3.0.3', { $ref: '#/components/schemas/Node' }, { Node: node }))
+  t.same(hoisted.components?.schemas, {
+    Node: { type: 'object', properties: { line: { $ref: '#/components/schemas/Order_line' }, price: { $ref: '#/components/schemas/Order_line/properties/unit%20price' } } },
+    Order_line: { type: 'object', properties: { 'unit price': { type: 'number' } } }
+  })
+  const odd = documentOf('3.0.3', { $defs: { A: {} }, properties: { a: { $ref: '#/$defs/%ZZ' }, b: { $ref: 'other.json#/$defs/A' } } })
+  t.same(schemaOf(hoistedDefinitions(odd)).properties, { a: { $ref: '#/$defs/%ZZ' }, b: { $ref: 'other.json#/$defs/A' } }, 'a malformed one, or another document\'s, as it is')
 })
 
 t.test('a document of OpenAPI 3.1, or without $defs, as it is', async t => {
