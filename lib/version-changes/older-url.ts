@@ -53,7 +53,7 @@ export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[]
       if (!older.startsWith(route.prefix)) fail(label, text, rule.at, `${older}, which is not under the prefix ${route.prefix} of its route; declare that route where its URL is`)
       const names = parametersOf(route.url)
       const olderNames = parametersOf(older)
-      if (olderNames.length !== names.length) fail(label, text, rule.at, `${older}, whose parameters (${listed(olderNames)}) are not its own (${listed(names)}); give the older URL as many`)
+      if (olderNames.length !== names.length || older.endsWith('*') !== route.url.endsWith('*')) fail(label, text, rule.at, `${older}, whose parameters (${listed(olderNames, older)}) are not its own (${listed(names, route.url)}); give the older URL as many`)
       // By name where the older URL has every name, else by position: older name → the route's.
       const byName = olderNames.every(name => names.includes(name))
       const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
@@ -65,8 +65,8 @@ export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[]
   return routes
 }
 
-function listed (names: readonly string[]): string {
-  return names.join(', ') || 'none'
+function listed (names: readonly string[], url: string): string {
+  return [...names, ...url.endsWith('*') ? ['*'] : []].join(', ') || 'none'
 }
 
 function parametersOf (url: string): string[] {
@@ -90,11 +90,15 @@ function withParams (schema: RouteOptions['schema'], renames: ReadonlyArray<read
   }
 }
 
-// The handler gets the route's names, whatever URL the request came by.
+// The handler gets the route's names, whatever URL the request came by; a wildcard's (`*`) as it is.
 function newestNames (renames: ReadonlyArray<readonly [string, string]>): preHandlerHookHandler {
+  const olderNames = new Set(renames.map(([older]) => older))
   return function apiVersionOlderUrl (request, reply, done) {
     const params = request.params as Record<string, unknown>
-    request.params = Object.fromEntries(renames.map(([older, newer]) => [newer, params[older]]))
+    const named: Record<string, unknown> = {}
+    for (const key of Object.keys(params)) if (!olderNames.has(key)) named[key] = params[key]
+    for (const [older, newer] of renames) named[newer] = params[older]
+    request.params = named
     done()
   }
 }

@@ -69,6 +69,18 @@ t.test('a route of several methods, one of them moved; parameters without a sche
   })
 })
 
+t.test("a wildcard route at an older URL: the handler gets its '*' as the route's own", async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'Files are at /files/* (they were at /docs/:kind/*).', endpoints: [{ method: 'GET', url: '/files/:type/*', changed: { url: '/docs/:kind/*' } }] })] }, { version: '1.0' }] })
+  app.get('/files/:type/*', { versionChanges: true }, async request => request.params)
+  await app.ready()
+  t.same((await app.inject('/docs/pdf/reports/2024.pdf?api-version=1.0')).json(), { '*': 'reports/2024.pdf', type: 'pdf' })
+  t.same((await app.inject('/files/pdf/reports/2024.pdf?api-version=2.0')).json(), { type: 'pdf', '*': 'reports/2024.pdf' })
+  const wrong = Fastify()
+  await wrong.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/files/*', changed: { url: '/docs' } }] })] }, { version: '1.0' }] })
+  t.throws(() => wrong.get('/files/*', { versionChanges: true }, async () => 'x'), { message: /says older versions served it at \/docs, whose parameters \(none\) are not its own \(\*\); give the older URL as many/ })
+})
+
 t.test('a URL change is checked: a URL, parameters that fit, no route already there', async t => {
   t.throws(() => versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { url: 'b' } }] }), { message: /endpoints\[0\]\.changed\.url must be the URL older versions served the endpoint at, prefix included, such as '\/bills\/:id'/ })
   await t.rejects(service(moved('/api/bills/:bill')), { message: /route GET \/api\/orders\/:id\/lines\/:n: the change of 2\.0, endpoints\[0\], says older versions served it at \/api\/bills\/:bill, whose parameters \(bill\) are not its own \(id, n\)/ })
