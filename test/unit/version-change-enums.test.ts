@@ -190,3 +190,19 @@ t.test('an enum of a shared schema, reached by $ref; and one for convertToApiVer
   await migrated.ready()
   t.same(await migrated.convertToApiVersion({ schema: Shirt, value: { size: 'xl' }, version: '1.0' }), { size: 's' })
 })
+
+t.test("a response migration by an enum schema runs for its values, not for the null of a nullable union's other member", async t => {
+  const Level = Type.Union([Type.Literal('low'), Type.Literal('urgent')])
+  const seen: unknown[] = []
+  const change = versionChange({
+    description: "Level 'urgent' (it was 'high').",
+    enums: [{ schema: Level, added: ['urgent'] }, { schema: Level, removed: ['high'] }],
+    responses: [{ schema: Level, migrate: response => { seen.push(response.body); return response.body === 'urgent' ? 'high' : response.body } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/tasks', { versionChanges: true, schema: { response: { 200: Type.Array(Type.Object({ priority: Type.Union([Level, Type.Null()]) })) } } }, async () => [{ priority: null }, { priority: 'urgent' }])
+  await app.ready()
+  t.same((await app.inject('/tasks?api-version=1.0')).json(), [{ priority: null }, { priority: 'high' }])
+  t.same(seen, ['urgent'])
+})
