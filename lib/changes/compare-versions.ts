@@ -145,7 +145,9 @@ function operationsOf (side: Side, context: ChangesContext): Map<string, Operati
   }
   const keys = [...found.keys()].sort()
   // A receiver takes a webhook's payload as a client takes a response: compared as one, after the paths.
-  for (const [name, item] of Object.entries(isObject(side.document.webhooks) ? side.document.webhooks : {})) {
+  // An OpenAPI 3.0 document holds them as `x-webhooks` (see openapi/webhooks.ts).
+  const webhooks = side.document.webhooks ?? side.document['x-webhooks']
+  for (const [name, item] of Object.entries(isObject(webhooks) ? webhooks : {})) {
     const post = isObject(item) && isObject(item.post) ? item.post : null
     if (post === null) continue
     const payload = { responses: { 200: { description: '', content: isObject(post.requestBody) ? post.requestBody.content : undefined } } }

@@ -13,19 +13,20 @@ import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
 
 /**
- * The webhooks of the plugin's `webhooks` option in a version's document: in an OpenAPI 3.1 document, each one the
- * version has (see versionsOfWebhook; every one without the `versionChanges` option) as a `post` operation whose
- * request body is its payload as that version writes it (the field and enum instructions of the versions after it
- * applied); an OpenAPI 3.0 document, which cannot hold them, says so in its description. A version the
- * `versionChanges` option does not list has none: its payloads are no version's.
+ * The webhooks of the plugin's `webhooks` option in a version's document: each one the version has (see
+ * versionsOfWebhook; every one without the `versionChanges` option) as a `post` operation whose request body is its
+ * payload as that version writes it (the field and enum instructions of the versions after it applied), under
+ * `webhooks` in an OpenAPI 3.1 document; an OpenAPI 3.0 document, which has no `webhooks`, holds them as
+ * `x-webhooks` (Redoc's extension), where the release gate and the changes between versions read them too, and says
+ * so in its description. A version the `versionChanges` option does not list has none: its payloads are no version's.
  */
 export function documentWebhooks (document: OpenApiDocument, version: ApiVersion, options: ResolvedOptions, shared: SharedSchemas): void {
   const { webhooks, versionList: list } = options
   if (webhooks.size === 0) return
-  if (!document.openapi.startsWith('3.1')) {
-    const note = `The service also sends webhooks (${[...webhooks.keys()].join(', ')}), which an OpenAPI ${document.openapi} document cannot describe: its OpenAPI 3.1 documents do.`
+  const key = document.openapi.startsWith('3.1') ? 'webhooks' : WEBHOOKS_EXTENSION
+  if (key === WEBHOOKS_EXTENSION) {
+    const note = `The service also sends webhooks (${[...webhooks.keys()].join(', ')}), which an OpenAPI ${document.openapi} document has no place for: they are under x-webhooks here, and under webhooks in its OpenAPI 3.1 documents.`
     document.info.description = document.info.description === undefined ? note : `${document.info.description}\n\n${note}`
-    return
   }
   const index = list === null ? 0 : list.findIndex(listed => listed.version.equals(version))
   if (index === -1) return
@@ -38,13 +39,16 @@ export function documentWebhooks (document: OpenApiDocument, version: ApiVersion
     documented[webhook.name] = {
       post: {
         ...webhook.description === null ? {} : { description: webhook.description },
-        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(markSharedCopies(schema, shared), `#/webhooks/${pointerToken(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: asDocumented(markSharedCopies(schema, shared), `#/${key}/${pointerToken(webhook.name)}/post/requestBody/content/application~1json/schema`) } } },
         responses: { '2XX': { description: 'The receiver took the event.' } }
       }
     }
   }
-  if (Object.keys(documented).length > 0) document.webhooks = documented
+  if (Object.keys(documented).length > 0) document[key] = documented
 }
+
+/** Where an OpenAPI 3.0 document holds webhooks: Redoc's extension. */
+export const WEBHOOKS_EXTENSION = 'x-webhooks'
 
 // A schema as a document holds it at `base` (a pointer into the document): plain JSON (TypeBox's symbols left out),
 // without `$id`, each `$ref` to a shared schema (`Customer#`, `Customer#/properties/id`) one to its component, as

@@ -16,4 +16,4 @@ export function keyKind (key: string, inMap: boolean): 'data' | 'map' | 'node' {
 // Besides the schemas' maps, a route's (its responses by status) and a document's: a status (`default`), a component,
 // a webhook, a header or a link may be named as a keyword of data is. (A route schema's `headers` is a schema, read
 // as a part, never by this key.)
-const MAPS: ReadonlySet<string> = new Set([...SCHEMA_MAPS, 'response', 'responses', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'callbacks', 'webhooks', 'headers', 'encoding', 'links'])
+const MAPS: ReadonlySet<string> = new Set([...SCHEMA_MAPS, 'response', 'responses', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'callbacks', 'webhooks', 'x-webhooks', 'headers', 'encoding', 'links'])

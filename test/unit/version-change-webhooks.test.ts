@@ -87,7 +87,7 @@ t.test('convertToApiVersion of a shared schema itself, then of one that refers t
   }
 })
 
-t.test("each OpenAPI 3.1 document has its version's webhooks; a 3.0 document says it cannot", async t => {
+t.test("each OpenAPI 3.1 document has its version's webhooks; a 3.0 document holds them as x-webhooks and says so", async t => {
   const app = await service()
   const hooks = (version: string) => documentOf(app, version).webhooks as Record<string, any>
   t.same(Object.keys(hooks('3.0')), ['order.paid', 'order.shipped'])
@@ -102,7 +102,13 @@ t.test("each OpenAPI 3.1 document has its version's webhooks; a 3.0 document say
   t.same(await allProblems(app), [])
   const old = await service('3.0.3')
   t.equal(documentOf(old, '3.0').webhooks, undefined)
-  t.match(documentOf(old, '3.0').info.description, /The service also sends webhooks \(order\.paid, order\.shipped, order\.created\), which an OpenAPI 3\.0\.3 document cannot describe: its OpenAPI 3\.1 documents do\./)
+  t.match(documentOf(old, '3.0').info.description, /The service also sends webhooks \(order\.paid, order\.shipped, order\.created\), which an OpenAPI 3\.0\.3 document has no place for: they are under x-webhooks here, and under webhooks in its OpenAPI 3\.1 documents\./)
+  const extension = (version: string) => (documentOf(old, version) as any)['x-webhooks']
+  t.same(Object.keys(extension('3.0')), Object.keys(hooks('3.0')), 'an OpenAPI 3.0 document holds them as x-webhooks')
+  t.same(extension('2.0')['order.paid'].post.requestBody.content['application/json'].schema.properties.customer, { $ref: '#/components/schemas/Customer' })
+  const webhookChanges = (server: typeof app) => server.apiVersionChanges().map(c => [...c.added, ...c.removed, ...c.changed.map(o => o.operation)].filter(operation => operation.startsWith('webhook')))
+  t.same(webhookChanges(old), [['webhook order.shipped'], ['webhook order.created', 'webhook order.paid']], 'and the changes between versions read them as in 3.1')
+  t.same(webhookChanges(old), webhookChanges(app))
   t.same(await allProblems(old), [])
   const unlisted = Fastify()
   unlisted.addSchema(Customer)
