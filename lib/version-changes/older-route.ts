@@ -166,7 +166,10 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
       if (serialize !== null) body = serialize(Object.create(error, { error: { value: (JSON.parse(payload as string) as { error?: unknown }).error }, message: { value: error.message }, statusCode: { value: reply.statusCode } }))
       if (need === 'none' && shape.serializerOf(reply) !== null) need = 'body'
     }
-    return need === 'none' ? body : convertedBody(reply, body, need === 'data', shape.conversion.down, shape.serializerOf)
+    // A problem document (reply.problem()'s) is converted, then written whole, as the newest version writes it
+    // whatever the route's schema for its status: its RFC 9457 members are no field of that schema.
+    if (need === 'none') return body
+    return convertedBody(reply, body, need === 'data', shape.conversion.down, isProblem(reply) ? problemWriter(body) : shape.serializerOf)
   }
 
   // Every onSend hook sees the client's version's body (what onSend hooks do, compress or hash it, is for that body):
@@ -203,6 +206,24 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
 function unchangedMediaType (shape: OlderShape, shapes: RouteShapesOf, reply: FastifyReply): boolean {
   const schema = shape.serializerOf.byMediaType(reply)
   return schema !== undefined && schema === shapes.newestByMediaType(reply) && !/json/i.test(String(reply.getHeader('content-type')))
+}
+
+// RFC 9457's members of a problem document, which a conversion by the route's schema for its status would drop.
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance']
+
+/**
+ * How a problem document (reply.problem()'s text) is written once converted: whole, as the newest version writes
+ * it whatever the route's schema for its status, with its own members as it had them and its status the
+ * response's (a migration may have changed it), the schema's fields converted beside them.
+ */
+function problemWriter (payload: unknown): (reply: FastifyReply) => Serialize {
+  const given = JSON.parse(String(payload)) as Record<string, unknown>
+  const members = Object.fromEntries(PROBLEM_MEMBERS.filter(key => Object.hasOwn(given, key)).map(key => [key, given[key]]))
+  return reply => value => JSON.stringify({ ...members, ...value as object, status: reply.statusCode })
+}
+
+function isProblem (reply: FastifyReply): boolean {
+  return /^application\/problem\+json/i.test(String(reply.getHeader('content-type')))
 }
 
 // The version the router served the request as: one of this route's (a hook may give request.apiVersion another).

@@ -71,7 +71,19 @@ t.test('an error migration runs for every error of its route: a status, headers 
     t.equal(old.json().error_code, 'missing', 'the field named as 1.0 names it')
     t.notOk('code' in old.json())
     t.same(seen, ['404'], 'the migration ran once, for 1.0 only')
+    if (origin === 'reply.problem()') t.match(old.json(), { type: 'about:blank', title: 'Missing', status: 410 }, "a problem document's own members kept, its status the response's")
   }
+})
+
+t.test("reply.problem() on a status whose schema a change changed: written whole in every version, the schema's fields converted", async t => {
+  const Err = Type.Object({ code: Type.String(), message: Type.String() })
+  const app = Fastify()
+  await app.register(apiVersioning, { problemDetails: true, versionChanges: [{ version: '2.0', changes: [versionChange({ description: "Errors say 'code' (it was 'error_code').", fields: [{ schema: Err, field: 'code', renamedFrom: 'error_code' }] })] }, { version: '1.0' }] })
+  app.get('/things/:id', { versionChanges: true, schema: { response: { 200: Thing, 404: Err } } }, async (request, reply) => reply.problem({ status: 404, title: 'Not found', detail: 'No thing 7', code: 'missing' }))
+  await app.ready()
+  const old = await app.inject('/things/7?api-version=1.0')
+  t.same([old.statusCode, old.headers['content-type'], old.json()], [404, 'application/problem+json; charset=utf-8', { type: 'about:blank', title: 'Not found', status: 404, detail: 'No thing 7', error_code: 'missing' }], "no 500 for the schema's required message it lacks")
+  t.same((await app.inject('/things/7?api-version=2.0')).json(), { type: 'about:blank', title: 'Not found', status: 404, detail: 'No thing 7', code: 'missing' })
 })
 
 t.test("Fastify's own errors: its default error handler, its validation 400, another plugin's 429", async t => {
