@@ -49,7 +49,7 @@ export function names (rule: { schema: unknown, id: string | null }, node: objec
   return isShallowCopy(origin as Record<string, unknown>, rule.schema)
 }
 
-// What a one-level copy may add: words about the value, not rules of it.
+// What a one-level copy may add: words about the value, not rules of it (and a scalar's default, see isShallowCopy).
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly'])
 
 // Whether `node` has every keyword of `schema` with the very same value, an object among them (`properties`, `enum`,
@@ -62,7 +62,8 @@ function isShallowCopy (node: Record<string, unknown>, schema: Record<string, un
     shares ||= typeof value === 'object' && value !== null
   }
   if (!shares) return false
-  for (const key of Object.keys(node)) if (!Object.hasOwn(schema, key) && !ANNOTATIONS.has(key)) return false
+  // A default of a scalar (an enum's, a query parameter's) names no field; an object's would, in one version's names.
+  for (const key of Object.keys(node)) if (!Object.hasOwn(schema, key) && !ANNOTATIONS.has(key) && !(key === 'default' && (typeof node.default !== 'object' || node.default === null))) return false
   return true
 }
 

@@ -206,3 +206,14 @@ t.test("a response migration by an enum schema runs for its values, not for the 
   t.same((await app.inject('/tasks?api-version=1.0')).json(), [{ priority: null }, { priority: 'high' }])
   t.same(seen, ['urgent'])
 })
+
+t.test('a copy of an enum schema that adds a default (a query parameter\'s) is that schema: its instruction applies', async t => {
+  const Sort = Type.Union([Type.Literal('date'), Type.Literal('relevance')])
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "Searches sort by 'relevance'.", enums: [{ schema: Sort, added: ['relevance'] }] })] }, { version: '1.0' }] })
+  app.get('/search', { versionChanges: true, schema: { querystring: Type.Object({ sort: { ...Sort, default: 'date' } }) } }, async request => request.query)
+  await app.ready()
+  t.equal((await app.inject('/search?sort=relevance&api-version=1.0')).statusCode, 400)
+  t.match((await app.inject('/search?api-version=1.0')).json(), { sort: 'date' })
+  t.match((await app.inject('/search?sort=relevance&api-version=2.0')).json(), { sort: 'relevance' })
+})

@@ -189,6 +189,8 @@ t.test("a copy one level deep (TypeBox's Optional and Readonly, a spread adding 
   t.ok(names(rule(Line), { ...Line, description: 'the first line', title: 'Line' }), 'with annotations')
   t.notOk(names(rule(Line), { ...Line, minProperties: 1 }), 'with a rule of its own: another schema')
   t.notOk(names(rule(Line), { ...Line, default: { sku: 'x' } }), 'with a default, in the names of one version')
+  t.ok(names(rule(Status), { ...Status, default: 'open' }), "with a scalar's default, which names no field")
+  t.notOk(names(rule(Status), { ...Status, default: null, minLength: 1 }), 'with a default and a rule of its own')
   t.notOk(names(rule(Line), Type.Object({ sku: Type.String() })), 'built again: another schema')
   t.notOk(names(rule(Line), { type: 'object' }), 'lacking a keyword')
   const Name = { type: 'string', maxLength: 9 }
