@@ -3,6 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
 import { kPrefixRootOf } from '../routing/prefix-root.js'
+import { kOlderUrlParams, withOlderParams, type ParamRenames } from '../routing/older-url-params.js'
 import { withOwnDefinitions } from './own-definitions.js'
 import { isObject } from '../util/is-object.js'
 import { droppedPromise } from '../util/is-thenable.js'
@@ -88,7 +89,10 @@ export class RouteCollector {
       }) - 1
       this.indexes.set(route, index)
     }
-    return { schema: withOwnDefinitions(result.schema || args.schema), url: (result.url || args.url) + SEPARATOR + index }
+    // A route at an older URL takes the route's parameter names, and documents the older URL's.
+    const renames = (route as { [kOlderUrlParams]?: ParamRenames })[kOlderUrlParams]
+    const schema = result.schema || args.schema
+    return { schema: withOwnDefinitions(renames === undefined ? schema : withOlderParams(schema, renames)), url: (result.url || args.url) + SEPARATOR + index }
   }
 }
 

@@ -1,9 +1,9 @@
-import type { FastifyInstance, preHandlerHookHandler, RouteOptions } from 'fastify'
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify'
 import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { prepend } from '../routing/hook-lists.js'
-import { isObject } from '../util/is-object.js'
+import { kOlderUrlParams, type ParamRenames } from '../routing/older-url-params.js'
 import { endpointRulesOf } from './endpoints.js'
 import type { VersionList } from './version-list.js'
 
@@ -36,8 +36,9 @@ export interface OlderUrlRoute {
 /**
  * The routes that serve a `versionChanges` route's endpoint at the URLs older versions had (`changed: { url }` of
  * an endpoint instruction naming it, one per method of `methods` (upper case) and change): the route's own options
- * at the older URL, with its path parameters under their older names (by name where the older URL has the route's
- * names, else by position), which a `preHandler` hook, first, gives the handler under the route's. Each is a
+ * at the older URL, its path parameters under their older names (by name where the older URL has the route's
+ * names, else by position), which an `onRequest` hook, first of the route's, renames to the route's (its documents
+ * show the older names, see kOlderUrlParams). Each is a
  * `versionChanges` route of its own, whose versions are those before the change (see versionsOfEndpoint), and which
  * may be older still at another URL. Throws where the route is declared for a URL whose parameters do not fit, or
  * that is not under the route's prefix.
@@ -58,7 +59,7 @@ export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[]
       const byName = olderNames.every(name => names.includes(name))
       const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
       const path = older.slice(route.prefix.length)
-      const options = { ...route, method, url: path, path, schema: withParams(route.schema, renames), preHandler: prepend(newestNames(renames), route.preHandler) } as unknown as RouteOptions
+      const options = { ...route, method, url: path, path, onRequest: prepend(newestNames(renames), route.onRequest), [kOlderUrlParams]: renames } as unknown as RouteOptions
       routes.push({ options, says: `route ${label}: the change of ${text}, ${rule.at}, says older versions served it at ${older}` })
     }
   }
@@ -73,25 +74,10 @@ function parametersOf (url: string): string[] {
   return [...url.matchAll(PARAMETER)].map(match => match[1])
 }
 
-// The route's schema with its params' properties under their older names, where it names them.
-function withParams (schema: RouteOptions['schema'], renames: ReadonlyArray<readonly [string, string]>): RouteOptions['schema'] {
-  const params = (schema as { params?: unknown } | undefined)?.params
-  if (!isObject(params) || !isObject(params.properties)) return schema
-  const properties = params.properties
-  // A property the URL does not name keeps its name.
-  const olderOf = (name: string): string => renames.find(([, newer]) => newer === name)?.[0] ?? name
-  return {
-    ...schema,
-    params: {
-      ...params,
-      properties: Object.fromEntries(Object.entries(properties).map(([name, value]) => [olderOf(name), value])),
-      ...Array.isArray(params.required) ? { required: params.required.map(name => olderOf(name as string)) } : {}
-    }
-  }
-}
-
-// The handler gets the route's names, whatever URL the request came by; a wildcard's (`*`) as it is.
-function newestNames (renames: ReadonlyArray<readonly [string, string]>): preHandlerHookHandler {
+// Every hook after it (the app's and the route scope's preValidation and preHandler hooks, Fastify's validation of
+// the route's own schema) and the handler get the route's names, whatever URL the request came by; a wildcard's
+// (`*`) as it is. Hooks of the app and its scope that run before the route's onRequest hooks see the older names.
+function newestNames (renames: ParamRenames): onRequestHookHandler {
   const olderNames = new Set(renames.map(([older]) => older))
   return function apiVersionOlderUrl (request, reply, done) {
     const params = request.params as Record<string, unknown>

@@ -69,6 +69,29 @@ t.test('a route of several methods, one of them moved; parameters without a sche
   })
 })
 
+t.test("at an older URL of other parameter names, the app's and the route scope's hooks from preParsing on see the route's names (an ownership check cannot be passed by the older URL)", async t => {
+  const owners = new Map([[7, 'alice']])
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'Orders are at /orders/:orderId.', endpoints: [{ method: 'GET', url: '/api/orders/:orderId', changed: { url: '/api/order/:id' } }] })] }, { version: '1.0' }] })
+  const seen: unknown[] = []
+  app.addHook('preValidation', async request => { seen.push(request.params) })
+  await app.register(async orders => {
+    orders.addHook('preHandler', async (request, reply) => {
+      const { orderId } = request.params as { orderId?: number }
+      // As guards are often written: a route without the parameter passes.
+      if (orderId !== undefined && owners.get(orderId) !== request.headers['x-user']) return await reply.code(403).send({ error: 'not your order' })
+    })
+    orders.get('/orders/:orderId', { versionChanges: true, schema: { params: Type.Object({ orderId: Type.Integer() }) } }, async request => request.params)
+  }, { prefix: '/api' })
+  await app.ready()
+  for (const [version, url] of [['2.0', '/api/orders/7'], ['1.0', '/api/order/7']]) {
+    t.equal((await app.inject({ url: `${url}?api-version=${version}`, headers: { 'x-user': 'mallory' } })).statusCode, 403, `${version}: refused`)
+    t.same((await app.inject({ url: `${url}?api-version=${version}`, headers: { 'x-user': 'alice' } })).json(), { orderId: 7 }, `${version}: served`)
+  }
+  t.same(seen, [{ orderId: '7' }, { orderId: '7' }, { orderId: '7' }, { orderId: '7' }], "the app's preValidation hook, before Fastify's validation, sees the route's names")
+  t.equal((await app.inject('/api/order/x?api-version=1.0')).statusCode, 400, "validated with the route's schema")
+})
+
 t.test("a wildcard route at an older URL: the handler gets its '*' as the route's own", async t => {
   const app = Fastify()
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'Files are at /files/* (they were at /docs/:kind/*).', endpoints: [{ method: 'GET', url: '/files/:type/*', changed: { url: '/docs/:kind/*' } }] })] }, { version: '1.0' }] })
