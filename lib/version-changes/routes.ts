@@ -631,12 +631,20 @@ function versionsIn (versions: readonly ListedVersion[], deprecated: boolean): r
   return texts.length === 0 ? undefined : Object.freeze(texts)
 }
 
-// The first part of a route's schema that is a validation library's, not a JSON Schema: `body`, `response 200`.
+// The first part of a route's schema that is a validation library's, not a JSON Schema: `body`, `response 200`,
+// `response 200 text/csv` (one of Fastify's schemas by content type).
 function codeSchemaPart (schema: FastifySchema | undefined): string | null {
   if (!isObject(schema)) return null
   for (const [part, value] of Object.entries(schema)) {
-    if (part !== 'response' && isCodeSchema(value)) return part
-    if (part === 'response' && isObject(value)) for (const [status, response] of Object.entries(value)) if (isCodeSchema(response)) return `response ${status}`
+    const found = part === 'response' && isObject(value) ? Object.entries(value).map(([status, response]) => codeSchemaIn(response, `response ${status}`)).find(at => at !== null) : codeSchemaIn(value, part)
+    if (found !== undefined && found !== null) return found
   }
+  return null
+}
+
+function codeSchemaIn (schema: unknown, at: string): string | null {
+  if (isCodeSchema(schema)) return at
+  if (!isObject(schema) || !isObject(schema.content)) return null
+  for (const [type, media] of Object.entries(schema.content)) if (isObject(media) && isCodeSchema(media.schema)) return `${at} ${type}`
   return null
 }

@@ -239,7 +239,7 @@ t.test("a validation library's schema (zod, valibot: a Standard Schema), which a
     app.setValidatorCompiler(() => () => true)
     app.setSerializerCompiler(() => data => JSON.stringify(data))
   }
-  for (const [schema, part] of [[{ body: standard }, 'body'], [{ body: arktype }, 'body'], [{ querystring: Order, response: { 200: Order, 201: older } }, 'response 201']] as const) {
+  for (const [schema, part] of [[{ body: standard }, 'body'], [{ body: arktype }, 'body'], [{ body: { content: { 'application/json': { schema: standard } } } }, 'body application/json'], [{ response: { 200: Order, 201: { content: { 'text/csv': { schema: Type.String() }, 'application/json': { schema: older } } } } }, 'response 201 application/json'], [{ querystring: Order, response: { 200: Order, 201: older } }, 'response 201']] as const) {
     await t.rejects(started(app => {
       provider(app)
       app.post('/orders', { versionChanges: true, schema: schema as never }, async () => ({}))
