@@ -2,7 +2,7 @@ import type { OpenApiDocument } from './document.js'
 import { pointerTarget } from './resolve-ref.js'
 import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
-import { keyKind } from '../util/key-kind.js'
+import { kindIn } from '../util/key-kind.js'
 import { pathOf, type WalkPlace } from '../util/place-path.js'
 
 /** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
@@ -93,7 +93,7 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]
       const child = (value as Record<string, unknown>)[key]
-      const kind = Array.isArray(value) ? 'node' : keyKind(key, place.inMap)
+      const kind = kindIn(value, key, place.inMap)
       if (typeof child !== 'object' || child === null || kind === 'data') continue
       const next: Place = { value: child, parent: place, key, root, inMap: kind === 'map' }
       stack.push(root === null && (key === 'schema' || inComponents) ? { ...next, root: next } : next)

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '../changes/document.js'
 import { isObject } from '../util/is-object.js'
-import { decodes } from '../util/json-pointer.js'
-import { keyKind } from '../util/key-kind.js'
+import { decodes, escapedToken } from '../util/json-pointer.js'
+import { kindIn } from '../util/key-kind.js'
 import { pathOf, type WalkPlace } from '../util/place-path.js'
 
 /**
@@ -27,7 +27,7 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
       let component = base
       for (let n = 2; taken.has(component); n++) component = `${base}${n}`
       taken.add(component)
-      moved.set(`#/${[...path, '$defs', name].map(escaped).join('/')}`, `#/components/schemas/${component}`)
+      moved.set(`#/${[...path, '$defs', name].map(escapedToken).join('/')}`, `#/components/schemas/${component}`)
       bodies.push([component, body])
     }
   }
@@ -51,11 +51,6 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
   return result
 }
 
-// A JSON pointer's token, escaped as RFC 6901 says but not percent-encoded: refs are compared decoded.
-function escaped (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1')
-}
-
 interface Holder { readonly node: object, readonly path: readonly string[], readonly defs: Record<string, unknown> }
 
 // A place of the walk: its value, and the way to it, read only for a schema with `$defs`.
@@ -71,7 +66,7 @@ function holdersOf (document: OpenApiDocument): Holder[] {
     if (typeof value !== 'object' || value === null) continue
     if (!place.inMap && isObject(value) && isObject(value.$defs)) holders.push({ node: value, path: pathOf(place), defs: value.$defs })
     for (const [key, child] of Object.entries(value)) {
-      const kind = Array.isArray(value) ? 'node' : keyKind(key, place.inMap)
+      const kind = kindIn(value, key, place.inMap)
       if (kind !== 'data') stack.push({ value: child, parent: place, key, inMap: kind === 'map' })
     }
   }

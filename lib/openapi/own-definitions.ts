@@ -1,6 +1,6 @@
 import { isObject } from '../util/is-object.js'
 import { pointer, pointerToken } from '../util/json-pointer.js'
-import { keyKind } from '../util/key-kind.js'
+import { keyKind, kindIn } from '../util/key-kind.js'
 
 const REF = '#/definitions/'
 
@@ -115,7 +115,7 @@ function namedById (root: Root, id: string): boolean {
       if (typeof value !== 'object' || value === null) continue
       if (!inMap && isObject(value) && typeof value.$ref === 'string' && !value.$ref.startsWith('#')) root.named.add(value.$ref.split('#', 1)[0])
       for (const [key, child] of Object.entries(value)) {
-        const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)
+        const kind = kindIn(value, key, inMap)
         if (kind !== 'data') stack.push([child, kind === 'map'])
       }
     }
@@ -134,7 +134,7 @@ function hasOwnRefs (schema: Record<string, unknown>): boolean {
       if (typeof value.$ref === 'string' && namesOwnPlace(schema, value.$ref)) return true
     }
     for (const [key, child] of Object.entries(value)) {
-      const kind = Array.isArray(value) ? 'node' : keyKind(key, inMap)
+      const kind = kindIn(value, key, inMap)
       if (kind !== 'data') stack.push([child, kind === 'map'])
     }
   }

@@ -3,7 +3,7 @@ import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import type { VersionList } from '../version-changes/version-list.js'
 import { isObject } from '../util/is-object.js'
-import { keyKind } from '../util/key-kind.js'
+import { kindIn } from '../util/key-kind.js'
 import { componentOf, SCHEMA_REF } from './component-ref.js'
 
 /** A shared schema's name in one version's document, and the instruction that gives it, as errors name it. */
@@ -50,7 +50,7 @@ export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<str
       for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string') mapping[value] = renamedRef(ref, names)
     }
     for (const [key, value] of Object.entries(object)) {
-      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, kind === 'data' ? 'data' : Array.isArray(object) ? 'node' : keyKind(key, kind === 'map')])
+      if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, kind === 'data' ? 'data' : kindIn(object, key, kind === 'map')])
     }
   }
 }

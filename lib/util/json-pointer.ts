@@ -19,7 +19,12 @@ export function pointer (document: unknown, fragment: string): unknown {
  * decodes (see pointer), percent-encoded.
  */
 export function pointerToken (name: string): string {
-  return name.replaceAll('~', '~0').replaceAll('/', '~1').replaceAll('%', '%25')
+  return escapedToken(name).replaceAll('%', '%25')
+}
+
+/** A name as a token of a JSON pointer as RFC 6901 escapes it (`~` and `/`), not percent-encoded: a pointer decoded. */
+export function escapedToken (name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
 /** Whether a fragment's `%` escapes are well-formed UTF-8 (`#/%ZZ` and `#/%C3` are not). */

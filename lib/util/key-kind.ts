@@ -13,6 +13,11 @@ export function keyKind (key: string, inMap: boolean): 'data' | 'map' | 'node' {
   return MAPS.has(key) ? 'map' : 'node'
 }
 
+/** What a key of `container` holds (see keyKind): an array's items are nodes. */
+export function kindIn (container: object, key: string, inMap: boolean): 'data' | 'map' | 'node' {
+  return Array.isArray(container) ? 'node' : keyKind(key, inMap)
+}
+
 // Besides the schemas' maps, a route's (its responses by status) and a document's: a status (`default`), a component,
 // a webhook, a header or a link may be named as a keyword of data is. (A route schema's `headers` is a schema, read
 // as a part, never by this key.)

@@ -1,5 +1,5 @@
 import { isObject } from '../util/is-object.js'
-import { keyKind } from '../util/key-kind.js'
+import { kindIn } from '../util/key-kind.js'
 import { names } from './schema-identity.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 
@@ -71,7 +71,7 @@ export function holdsNamed (ref: string, rules: ReadonlyArray<{ readonly schema:
 // The objects in a node, with whether each is a map by name, data left out.
 function pushChildren (stack: Array<[unknown, boolean]>, node: object, inMap: boolean): void {
   for (const [key, value] of Object.entries(node)) {
-    const kind = Array.isArray(node) ? 'node' : keyKind(key, inMap)
+    const kind = kindIn(node, key, inMap)
     if (typeof value === 'object' && value !== null && kind !== 'data') stack.push([value, kind === 'map'])
   }
 }
