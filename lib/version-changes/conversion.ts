@@ -16,7 +16,6 @@ import type { VersionSchemas } from './version-parts.js'
 import type { FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
 import type { VersionList } from './version-list.js'
 import { isStatusRule, only, stepsOf, type VersionStep } from './version-steps.js'
-import { typesOf } from './json-types.js'
 
 /** The parts of a request a conversion reads and writes. */
 export const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
@@ -45,7 +44,7 @@ export interface ResponseStep {
   /** Renamed and added fields, by status key. */
   readonly auto: ReadonlyMap<string, Locate<FieldRule>>
   /** Each with its locators by status key. */
-  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>>, readonly takesNull: boolean }>
+  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>> }>
 }
 
 /** What the changes of one version (step k) do to a route's data: null where they do not touch it. */
@@ -385,7 +384,7 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
   const migrations: Array<ResponseStep['migrations'][number]> = []
   for (const rule of step.responses) {
     if (rule.route !== null) {
-      if (routeKeys.includes(rule.route)) migrations.push({ rule, route: true, byStatus: new Map(), takesNull: true })
+      if (routeKeys.includes(rule.route)) migrations.push({ rule, route: true, byStatus: new Map() })
       continue
     }
     const byStatus = new Map<string, Locate<ResponseRule>>()
@@ -393,9 +392,7 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
       const locate = locatorOf(schema, only(rule), shared)
       if (locate !== null) byStatus.set(status, locate)
     }
-    // A null where the schema is one member of a union with null (TypeBox's nullable) is the other member's value.
-    const types = typesOf(typeof rule.schema === 'string' ? { $ref: rule.schema } : rule.schema, shared)
-    if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus, takesNull: types === null || types.has('null') })
+    if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus })
   }
   return auto.size + migrations.length === 0 ? null : { version: step.version, auto, migrations }
 }
@@ -505,7 +502,7 @@ function runsFor (rule: ResponseRule, status: number): boolean {
  */
 async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<number> {
   let status = reply.statusCode
-  for (const { rule, route, byStatus, takesNull } of step.migrations) {
+  for (const { rule, route, byStatus } of step.migrations) {
     const before = reply.statusCode
     if (!runsFor(rule, before)) continue
     const where = `the change of ${step.version}, ${rule.at}`
@@ -520,7 +517,6 @@ async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { va
       const locate = forStatus(byStatus, before)
       if (locate === undefined) continue
       for (const site of locate(box, 'all').reverse()) {
-        if (site.value === null && !takesNull) continue
         const given = responseToMigrate(reply, site.value)
         const result = await settled(rule.migrate(given))
         finish(reply, given)

@@ -77,7 +77,7 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
     const [schema, root] = found
     const known = nodes.get(schema)
     if (known !== undefined) return known
-    const node: LocNode<T> = { tasks: [...tasksOf(schema)], kinds: kindsOf(schema), properties: [], patterns: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false, inner: false }
+    const node: LocNode<T> = { tasks: [...tasksOf(schema)], kinds: kindsOf(schema, root, shared), properties: [], patterns: [], items: null, tuple: [], additional: null, known: new Set(), same: [], live: false, inner: false }
     nodes.set(schema, node)
     all.push(node)
     if (isObject(schema.properties)) {
@@ -229,13 +229,29 @@ function scalarTasks<T> (node: LocNode<T>, kind: number): T[] {
   return tasks
 }
 
-/** The kinds of value a schema admits, as its `type` says, or its keywords where it has none. */
-function kindsOf (schema: Schema): number {
+/**
+ * The kinds of value a schema admits, as its `type` says, or its keywords where it has none: its `const` or `enum`,
+ * or its members where it is a union (a value of the other member of `Level | null` is no value of `Level`).
+ */
+function kindsOf (schema: Schema, root: Schema, shared: SharedSchemas, depth = 0): number {
   const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : null
   if (types !== null) return types.reduce((kinds: number, type) => kinds | (KINDS.get(type as string) ?? 0), 0)
+  if (Object.hasOwn(schema, 'const')) return kindOf(schema.const)
+  if (Array.isArray(schema.enum)) return schema.enum.reduce((kinds: number, value) => kinds | kindOf(value), 0)
   if (schema.properties !== undefined || schema.patternProperties !== undefined || schema.additionalProperties !== undefined) return OBJECT
   if (schema.items !== undefined || schema.prefixItems !== undefined) return ARRAY
-  return ANY
+  const members = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null
+  if (members === null || depth === 32) return ANY
+  let kinds = 0
+  for (const member of members) {
+    const found = resolveRefs(member, root, shared)
+    kinds |= found === null ? ANY : kindsOf(found[0], found[1], shared, depth + 1)
+  }
+  return kinds
+}
+
+function kindOf (value: unknown): number {
+  return value === null ? KINDS.get('null') as number : Array.isArray(value) ? ARRAY : KINDS.get(typeof value) ?? 0
 }
 
 function regExp (pattern: string): RegExp | null {

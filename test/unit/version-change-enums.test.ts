@@ -191,7 +191,7 @@ t.test('an enum of a shared schema, reached by $ref; and one for convertToApiVer
   t.same(await migrated.convertToApiVersion({ schema: Shirt, value: { size: 'xl' }, version: '1.0' }), { size: 's' })
 })
 
-t.test("a response migration by an enum schema runs for its values, not for the null of a nullable union's other member", async t => {
+t.test("a response migration by an enum schema runs for its values, not for the null or number of a union's other member", async t => {
   const Level = Type.Union([Type.Literal('low'), Type.Literal('urgent')])
   const seen: unknown[] = []
   const change = versionChange({
@@ -201,10 +201,19 @@ t.test("a response migration by an enum schema runs for its values, not for the 
   })
   const app = Fastify()
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
-  app.get('/tasks', { versionChanges: true, schema: { response: { 200: Type.Array(Type.Object({ priority: Type.Union([Level, Type.Null()]) })) } } }, async () => [{ priority: null }, { priority: 'urgent' }])
+  app.get('/tasks', { versionChanges: true, schema: { response: { 200: Type.Array(Type.Object({ priority: Type.Union([Level, Type.Null()]), rank: Type.Union([Level, Type.Integer()]) })) } } }, async () => [{ priority: null, rank: 5 }, { priority: 'urgent', rank: 'urgent' }])
   await app.ready()
-  t.same((await app.inject('/tasks?api-version=1.0')).json(), [{ priority: null }, { priority: 'high' }])
-  t.same(seen, ['urgent'])
+  t.same((await app.inject('/tasks?api-version=1.0')).json(), [{ priority: null, rank: 5 }, { priority: 'high', rank: 'high' }])
+  t.same(seen, ['urgent', 'urgent'])
+  // The same where the union names the enum by its $id, and the enum is an `enum` keyword of its own.
+  const Shared = { $id: 'Level', enum: ['low', 'urgent'] }
+  const byId = versionChange({ description: "Level 'urgent' (it was 'high').", enums: [{ schema: Shared, added: ['urgent'] }, { schema: Shared, removed: ['high'] }], responses: [{ schema: Shared, migrate: response => response.body === 'urgent' ? 'high' : 9 }] })
+  const shared = Fastify()
+  shared.addSchema(Shared)
+  await shared.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [byId] }, { version: '1.0' }] })
+  shared.get('/tasks', { versionChanges: true, schema: { response: { 200: Type.Array(Type.Object({ rank: Type.Unsafe({ anyOf: [{ $ref: 'Level' }, { type: 'integer' }, { type: 'null' }] }) })) } } }, async () => [{ rank: 5 }, { rank: null }, { rank: 'urgent' }])
+  await shared.ready()
+  t.same((await shared.inject('/tasks?api-version=1.0')).json(), [{ rank: 5 }, { rank: null }, { rank: 'high' }])
 })
 
 t.test('a copy of an enum schema that adds a default (a query parameter\'s) is that schema: its instruction applies', async t => {
