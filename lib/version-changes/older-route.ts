@@ -10,6 +10,7 @@ import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
 import { trustBody } from './trusted-body.js'
 import type { Serialize, VersionSerializers } from './version-serialization.js'
+import { hasOwnSerializer } from '../util/own-serializer.js'
 import type { VersionValidation } from './version-validation.js'
 
 /** One shape of a route's older versions: how a request of it is validated and converted, and its response written. */
@@ -258,9 +259,10 @@ function invalid (attachValidation: boolean, outcome: VersionOutcome, request: F
   done()
 }
 
-// A body converted down (or not), written with the version's schema for the reply's status.
+// A body converted down (or not), written with the version's schema for the reply's status, unless the handler or a
+// hook gave the reply a serializer of its own (an envelope), which writes it as it writes the newest's.
 function written (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void {
-  const serialize = shape.serializerOf(reply)
+  const serialize = hasOwnSerializer(reply) ? null : shape.serializerOf(reply)
   if (serialize !== null) reply.serializer(serialize)
   done(null, body)
 }

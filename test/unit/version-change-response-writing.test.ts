@@ -72,12 +72,12 @@ t.test('a JSON text a handler sends is converted as any text', async t => {
   t.same((await server.inject('/things?api-version=2.0')).json(), { id: 1, name: 'a' })
 })
 
-t.test('a handler\'s own serializer writes the body, which is then converted and written with the version\'s schema', async t => {
+t.test("a handler's own serializer (an envelope) writes the body in every version, converted first", async t => {
   const server = await app(server => {
-    server.get('/things', { versionChanges: true, schema }, async (request, reply) => reply.serializer(payload => JSON.stringify(payload, null, 1)).send({ id: 1, name: 'a', hidden: true }))
+    server.get('/things', { versionChanges: true, schema }, async (request, reply) => reply.serializer(payload => JSON.stringify({ data: payload, meta: { id: request.id } })).send({ id: 1, name: 'a', hidden: true }))
   })
-  t.equal((await server.inject('/things?api-version=2.0')).body, '{\n "id": 1,\n "name": "a",\n "hidden": true\n}', 'the newest: the handler\'s serializer')
-  t.equal((await server.inject('/things?api-version=1.0')).body, '{"id":1,"title":"a"}')
+  t.same((await server.inject('/things?api-version=2.0')).json(), { data: { id: 1, name: 'a', hidden: true }, meta: { id: 'req-1' } }, 'the newest: the handler\'s serializer')
+  t.same((await server.inject('/things?api-version=1.0')).json(), { data: { id: 1, title: 'a' }, meta: { id: 'req-2' } }, 'the body as the version\'s conversion gives it')
 })
 
 t.test('a status the version has no schema for: written by the app\'s reply serializer, or as JSON', async t => {
