@@ -192,3 +192,28 @@ t.test('what a schema admits, by its type or its keywords; refs that lead nowher
   const none2 = locate({ value: { nullable: 'x', strange: 'y', list: { a: 1 }, loop: undefined } }, 'none')
   t.same(none2.map(site => site.tasks[0]), [], 'a kind its schema does not admit, an unknown type, undefined')
 })
+
+t.test("a value is a site of a union only where some member admits its kind: by type, const, enum or the members' own", async t => {
+  const Level: Schema = { enum: ['low', 2, null, [1], { x: 1 }, undefined] }
+  const Maybe: Schema = { type: ['object', 'null'] }
+  const tasks = (node: object): string[] => node === Level || node === Named || node === Deep || node === Maybe ? ['here'] : []
+  const Named: Schema = { const: 'urgent' }
+  // A union of unions deeper than the walk follows admits any kind.
+  let Deep: Schema = { type: 'boolean' }
+  for (let i = 0; i < 40; i++) Deep = { oneOf: [Deep] }
+  const Order: Schema = {
+    type: 'object',
+    properties: {
+      level: { anyOf: [Level, { type: 'boolean' }] },
+      named: { oneOf: [Named, { type: 'integer' }] },
+      lost: { anyOf: [{ $ref: '#/nowhere' }, { const: 'x' }] },
+      deep: Deep,
+      maybe: Maybe
+    }
+  }
+  const sites = (value: unknown) => (locator(Order, tasks, none) as NonNullable<ReturnType<typeof locator<string>>>)({ value }, 'none').map(site => site.places[0][1])
+  t.same(sites({ level: 'low', named: 'urgent', lost: 'y', deep: 1 }), ['level', 'named', 'deep'])
+  t.same(sites({ level: true, named: 5 }), [], "another member's kind")
+  t.same(sites({ level: null, maybe: null }), ['level', 'maybe'])
+  t.same(sites({ maybe: undefined }), [], 'no kind')
+})
