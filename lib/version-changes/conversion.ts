@@ -18,7 +18,7 @@ import type { VersionList } from './version-list.js'
 import { isStatusRule, only, stepsOf, type VersionStep } from './version-steps.js'
 
 /** The parts of a request a conversion reads and writes. */
-export const REQUEST_PARTS = ['body', 'querystring', 'headers'] as const
+export const REQUEST_PARTS = ['body', 'querystring', 'params', 'headers'] as const
 type RequestPart = typeof REQUEST_PARTS[number]
 
 /** One migration of a step: of the route (`locates` null), or of each value of its schema in the parts. */
@@ -450,6 +450,7 @@ function requestValue (request: FastifyRequest, part: RequestPart): unknown {
 function storeRequestValue (request: FastifyRequest, part: RequestPart, value: unknown): void {
   if (part === 'querystring') request.query = value
   else if (part === 'body') request.body = value
+  else if (part === 'params') request.params = value
   else if (value !== request.headers && isObject(value)) {
     // Node's own object, which the request reads its headers from: changed in place.
     const headers = request.headers as Record<string, unknown>

@@ -226,3 +226,21 @@ t.test('a copy of an enum schema that adds a default (a query parameter\'s) is t
   t.match((await app.inject('/search?api-version=1.0')).json(), { sort: 'date' })
   t.match((await app.inject('/search?sort=relevance&api-version=2.0')).json(), { sort: 'relevance' })
 })
+
+t.test('a member removed from an enum a path parameter holds: start-up asks for a request migration, which converts the parameter', async t => {
+  const Status = Type.Union([Type.Literal('open'), Type.Literal('shipped')])
+  const removed: EnumInstruction = { schema: Status, removed: ['sent'] }
+  const bare = Fastify()
+  await bare.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "'sent' is 'shipped'.", enums: [removed] })] }, { version: '1.0' }] })
+  t.throws(() => bare.get('/orders/:status', { versionChanges: true, schema: { params: Type.Object({ status: Status }) } }, async request => request.params), { message: /enums\[0\].*needs a request migration \(by this route, or by the schema in its params\)/ })
+  const app = Fastify()
+  const change = versionChange({ description: "'sent' is 'shipped'.", enums: [removed], requests: [{ schema: Status, migrate: request => request.body === 'sent' ? 'shipped' : request.body }] })
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi)
+  app.get('/orders/:status', { versionChanges: true, schema: { params: Type.Object({ status: Status }) } }, async request => request.params)
+  await app.ready()
+  t.same((await app.inject('/orders/sent?api-version=1.0')).json(), { status: 'shipped' })
+  t.same((await app.inject('/orders/open?api-version=1.0')).json(), { status: 'open' })
+  t.equal((await app.inject('/orders/sent?api-version=2.0')).statusCode, 400)
+  t.match(JSON.stringify((await documentOf(app, '1.0')).paths['/orders/{status}']), /"sent"/)
+})
