@@ -43,8 +43,11 @@ export interface ResponseStep {
   readonly version: string
   /** Renamed and added fields, by status key. */
   readonly auto: ReadonlyMap<string, Locate<FieldRule>>
-  /** Each with its locators by status key. */
-  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>> }>
+  /**
+   * Each with its locators by status key; `moves`, of a status change, the statuses it moves: the success responses
+   * the route declares (any where it declares none), never a 204, which has no content to answer with another.
+   */
+  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>>, readonly moves?: (status: number) => boolean }>
 }
 
 /** What the changes of one version (step k) do to a route's data: null where they do not touch it. */
@@ -384,7 +387,8 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
   const migrations: Array<ResponseStep['migrations'][number]> = []
   for (const rule of step.responses) {
     if (rule.route !== null) {
-      if (routeKeys.includes(rule.route)) migrations.push({ rule, route: true, byStatus: new Map() })
+      if (!routeKeys.includes(rule.route)) continue
+      migrations.push(isStatusRule(rule) ? { rule, route: true, byStatus: new Map(), moves: movedStatuses(schemas.response) } : { rule, route: true, byStatus: new Map() })
       continue
     }
     const byStatus = new Map<string, Locate<ResponseRule>>()
@@ -395,6 +399,11 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
     if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus })
   }
   return auto.size + migrations.length === 0 ? null : { version: step.version, auto, migrations }
+}
+
+function movedStatuses (response: ReadonlyMap<string, unknown> | undefined): (status: number) => boolean {
+  const declared = new Map([...response ?? []].filter(([status]) => status.startsWith('2') && status !== '204'))
+  return status => status !== 204 && (declared.size === 0 || keyFor(declared, status) !== undefined)
 }
 
 function partLocators<R extends { schema: unknown, id: string | null }, P extends string> (parts: readonly P[], schemas: VersionSchemas, rules: readonly R[], shared: SharedSchemas): Array<readonly [P, Locate<R>]> {
@@ -503,9 +512,9 @@ function runsFor (rule: ResponseRule, status: number): boolean {
  */
 async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { value: unknown }): Promise<number> {
   let status = reply.statusCode
-  for (const { rule, route, byStatus } of step.migrations) {
+  for (const { rule, route, byStatus, moves } of step.migrations) {
     const before = reply.statusCode
-    if (!runsFor(rule, before)) continue
+    if (!runsFor(rule, before) || moves?.(before) === false) continue
     const where = `the change of ${step.version}, ${rule.at}`
     if (route) {
       // The handler's value is its own: the migration gets a copy of the body (its own properties).

@@ -1,5 +1,5 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyReply } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type VersionChange } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
@@ -91,4 +91,34 @@ t.test("a migration that answers another status with that status's body: the sam
     t.same(await get('deleted', '1.0'), [410, { why: 'deleted' }])
     t.same(await get('missing', '2.0'), [404, { code: 'missing' }])
   }
+})
+
+t.test('a status change moves the success responses the route declares, never a 204 (it has no content), nor an undeclared success status', async t => {
+  const app = Fastify()
+  const endpoints = ['/orders', '/carts', '/bare'].map(url => ({ method: 'POST', url, changed: { status: 200 } }) as const)
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'A new order is 201 Created (it was 200).', endpoints })] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  const answer = async (request: { body: unknown }, reply: FastifyReply) => {
+    const { mode } = request.body as { mode: string }
+    if (mode === 'none') return reply.code(204).send()
+    if (mode === 'later') return reply.code(202).send({ queued: true })
+    return reply.code(201).send({ id: 7, total: 1 })
+  }
+  app.post('/orders', { versionChanges: true, schema: { body: Type.Object({ mode: Type.String() }), response: { 201: Order } } }, answer)
+  app.post('/carts', { versionChanges: true, schema: { body: Type.Object({ mode: Type.String() }), response: { 201: Order, 204: Type.Null() } } }, answer)
+  app.post('/bare', { versionChanges: true, schema: { body: Type.Object({ mode: Type.String() }) } }, answer)
+  await app.ready()
+  const post = async (url: string, mode: string) => {
+    const reply = await app.inject({ method: 'POST', url: `${url}?api-version=1.0`, payload: { mode } })
+    return [reply.statusCode, reply.body] as const
+  }
+  t.same(await post('/orders', 'create'), [200, '{"id":7,"total":1}'])
+  t.same(await post('/orders', 'none'), [204, ''], 'an undeclared 204')
+  t.same(await post('/orders', 'later'), [202, '{"queued":true}'], 'an undeclared 202')
+  t.same(await post('/carts', 'none'), [204, ''], 'a declared 204')
+  t.same(await post('/carts', 'create'), [200, '{"id":7,"total":1}'])
+  t.same(await post('/bare', 'none'), [204, ''], 'a route without response schemas')
+  t.same(await post('/bare', 'create'), [200, '{"id":7,"total":1}'])
+  const statuses = (route: string) => Object.keys(operations(documentOf(app, '1.0'))[route].responses).filter(status => status.startsWith('2'))
+  t.same(statuses('POST /carts'), ['200', '204'])
 })
