@@ -9,8 +9,8 @@ import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
 import { trustBody } from './trusted-body.js'
-import type { Serialize, VersionSerializers } from './version-serialization.js'
-import { hasOwnSerializer } from '../util/own-serializer.js'
+import { isVersionSerializer, type Serialize, type VersionSerializers } from './version-serialization.js'
+import { replySerializer } from '../util/reply-serializer.js'
 import type { VersionValidation } from './version-validation.js'
 
 /** One shape of a route's older versions: how a request of it is validated and converted, and its response written. */
@@ -143,6 +143,9 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
 
   const onError: onErrorHookHandler = function apiVersionError (request, reply, error, done) {
     outcomeOf(request).thrown = error
+    // The version's serializer of the reply's status (one its body failed) is no writer of the error handler's
+    // answer, which Fastify writes as it writes a new reply (its type, its status's schema); a handler's own stays.
+    if (isVersionSerializer(replySerializer(reply))) reply.serializer(null as never)
     done()
   }
 
@@ -262,7 +265,7 @@ function invalid (attachValidation: boolean, outcome: VersionOutcome, request: F
 // A body converted down (or not), written with the version's schema for the reply's status, unless the handler or a
 // hook gave the reply a serializer of its own (an envelope), which writes it as it writes the newest's.
 function written (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void {
-  const serialize = hasOwnSerializer(reply) ? null : shape.serializerOf(reply)
+  const serialize = replySerializer(reply) !== null ? null : shape.serializerOf(reply)
   if (serialize !== null) reply.serializer(serialize)
   done(null, body)
 }

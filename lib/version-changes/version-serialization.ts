@@ -21,6 +21,14 @@ export interface VersionSerializers {
 /** A serializer compiler, as Fastify calls one. */
 export type SerializerCompiler = (route: { schema: unknown, httpStatus: string, contentType?: string, method?: string, url?: string }) => unknown
 
+// The serializers versionSerializers compiled (see isVersionSerializer).
+const compiledSerializers = new WeakSet<object>()
+
+/** Whether a reply's serializer is one of a version's (older-route.ts gives it the reply), not the app's own. */
+export function isVersionSerializer (serializer: unknown): boolean {
+  return typeof serializer === 'function' && compiledSerializers.has(serializer)
+}
+
 export function versionSerializers (responses: ReadonlyMap<string, unknown> | undefined): VersionSerializers {
   const byKey = new Map([...responses ?? []].map(([status, schema]) => [status.toLowerCase(), schema]))
   const compiled = new Map<unknown, Serialize>()
@@ -30,14 +38,14 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
       const media = isObject(schema) && isObject(schema.content) ? Object.entries(schema.content) : [[undefined, { schema }] as const]
       for (const [contentType, entry] of media) {
         const own = (entry as { schema: unknown }).schema
-        if (!compiled.has(own)) compiled.set(own, compiler({ schema: own, httpStatus, contentType }) as Serialize)
+        if (!compiled.has(own)) compiled.set(own, known(compiler({ schema: own, httpStatus, contentType }) as Serialize))
       }
     }
   }
   const compiledFor = (reply: FastifyReply, schema: unknown, key: string, mediaType: string | undefined): Serialize => {
     let serialize = compiled.get(schema)
     if (serialize === undefined) {
-      serialize = reply.compileSerializationSchema(schema as Record<string, unknown>, key, mediaType) as Serialize
+      serialize = known(reply.compileSerializationSchema(schema as Record<string, unknown>, key, mediaType) as Serialize)
       compiled.set(schema, serialize)
     }
     return serialize
@@ -74,6 +82,11 @@ export function versionSerializers (responses: ReadonlyMap<string, unknown> | un
       return mediaType === undefined ? undefined : (schema.content[mediaType] as { schema?: unknown }).schema
     }
   })
+}
+
+function known (serialize: Serialize): Serialize {
+  compiledSerializers.add(serialize)
+  return serialize
 }
 
 // The media type of a reply's schema by media type, as Fastify picks it: its content type, else the catch-all.

@@ -109,6 +109,25 @@ t.test('a body an error handler sends after the reply was written once: converte
   t.same([res.statusCode, res.json()], [400, { code: 'NO', why: 'no teapots' }])
 })
 
+t.test("a body its schema cannot write: the error handler's answer is written as in the newest version, with its status's schema or as JSON", async t => {
+  const server = await app(server => {
+    server.setErrorHandler((error, request, reply) => reply.code(500).send({ mine: true, code: 'E', reason: (error as Error).message }))
+    server.get('/bare', { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1 }))
+    server.get('/typed', { versionChanges: true, schema: { response: { 200: Thing, 500: Oops } } }, async () => ({ id: 1 }))
+    // A serializer of the handler's own stays the reply's for the error handler's answer, as Fastify keeps it.
+    server.get('/own', { versionChanges: true, schema: { response: { 200: Thing } } }, async (request, reply) => reply.serializer(() => { throw new Error('cannot') }).send({ id: 1 }))
+  })
+  for (const [version, title] of [['2.0', 'name'], ['1.0', 'title']]) {
+    const bare = await server.inject(`/bare?api-version=${version}`)
+    t.same([bare.statusCode, bare.headers['content-type'], bare.json()], [500, 'application/json; charset=utf-8', { mine: true, code: 'E', reason: `"${title}" is required!` }], version)
+    const typed = await server.inject(`/typed?api-version=${version}`)
+    const reason = version === '2.0' ? 'reason' : 'why'
+    t.same([typed.statusCode, typed.headers['content-type'], typed.json()], [500, 'application/json; charset=utf-8', { code: 'E', [reason]: `"${title}" is required!` }], version)
+    const own = await server.inject(`/own?api-version=${version}`)
+    t.same([own.statusCode, own.json().message], [500, 'cannot'], version)
+  }
+})
+
 t.test("every onSend hook, the app's (@fastify/compress) and the route's, sees the body of the client's version, however it was given", async t => {
   const { default: compress } = await import('@fastify/compress')
   const { gunzipSync } = await import('node:zlib')
