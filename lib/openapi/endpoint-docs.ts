@@ -12,17 +12,26 @@ const indexes = new WeakMap<VersionList, ReadonlyMap<string, Instructions>>()
 function indexOf (list: VersionList): ReadonlyMap<string, Instructions> {
   let index = indexes.get(list)
   if (index === undefined) {
-    const found = new Map<string, Array<Instructions[number]>>()
-    for (const { version, changes } of list) {
-      for (const change of changes) {
-        for (const rule of change.endpoints) {
-          if (rule.kind === 'added' || rule.kind === 'removed') continue
-          for (const method of rule.methods) {
-            const key = `${method} ${rule.url}`
-            found.set(key, [...found.get(key) ?? [], { version, rule }])
-          }
+    const found = new Map<string, Instructions>()
+    // Oldest first, each version's put before the older ones': an endpoint a version moves (`changed: { url }`)
+    // keeps, at its URL, the deprecation and hiding its older URL had.
+    for (const { version, changes } of [...list].reverse()) {
+      const rules = changes.flatMap(change => change.endpoints)
+      for (const { methods, url, olderUrl } of rules) {
+        for (const method of olderUrl === null ? [] : methods) {
+          const kept = (found.get(`${method} ${olderUrl}`) ?? []).filter(({ rule }) => rule.kind === 'deprecated' || rule.kind === 'hidden')
+          found.set(`${method} ${url}`, [...found.get(`${method} ${url}`) ?? [], ...kept])
         }
       }
+      const own = new Map<string, Array<Instructions[number]>>()
+      for (const rule of rules) {
+        if (rule.kind === 'added' || rule.kind === 'removed') continue
+        for (const method of rule.methods) {
+          const key = `${method} ${rule.url}`
+          own.set(key, [...own.get(key) ?? [], { version, rule }])
+        }
+      }
+      for (const [key, instructions] of own) found.set(key, [...instructions, ...found.get(key) ?? []])
     }
     indexes.set(list, index = found)
   }

@@ -12,18 +12,19 @@ export const kOlderUrlParams = Symbol.for('fastify-api-versioning.olderUrlParams
 export type ParamRenames = ReadonlyArray<readonly [string, string]>
 
 /** A route's schema with its params' properties under their older names, where it names them, for its documents. */
-export function withOlderParams (schema: FastifySchema, renames: ParamRenames): FastifySchema {
-  const params = schema.params
+export function withOlderParams<S extends FastifySchema | undefined> (schema: S, renames: ParamRenames): S {
+  // A route without a schema (its parameters undeclared) has none to rename.
+  const params = schema?.params
   if (!isObject(params) || !isObject(params.properties)) return schema
   const properties = params.properties
   // A property the URL does not name keeps its name.
   const olderOf = (name: string): string => renames.find(([, newer]) => newer === name)?.[0] ?? name
   return {
-    ...schema,
+    ...schema as FastifySchema,
     params: {
       ...params,
       properties: Object.fromEntries(Object.entries(properties).map(([name, value]) => [olderOf(name), value])),
       ...Array.isArray(params.required) ? { required: params.required.map(name => olderOf(name as string)) } : {}
     }
-  }
+  } as S
 }

@@ -46,9 +46,17 @@ function indexOf (list: VersionList): ReadonlyMap<string, ReadonlyMap<string, Se
   if (index !== undefined) return index
   const found = new Map<string, Map<string, Sent>>()
   const last = new Map<string, Sent>()
-  // Oldest first: each endpoint's latest deprecation so far holds for the version and the ones after it.
+  // Oldest first: each endpoint's latest deprecation so far holds for the version and the ones after it, at the URL
+  // a version moves it to too.
   for (const { version, changes } of [...list].reverse()) {
-    for (const rule of changes.flatMap(change => change.endpoints)) {
+    const rules = changes.flatMap(change => change.endpoints)
+    for (const { methods, url, olderUrl } of rules) {
+      for (const method of olderUrl === null ? [] : methods) {
+        const sent = last.get(`${method} ${olderUrl}`)
+        if (sent !== undefined) last.set(`${method} ${url}`, sent)
+      }
+    }
+    for (const rule of rules) {
       if (rule.deprecation === null) continue
       const { date, link } = rule.deprecation
       for (const method of rule.methods) last.set(`${method} ${rule.url}`, { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) })

@@ -73,3 +73,28 @@ t.test('a deprecation is checked when the change is made, as a version policy is
   ]
   for (const [deprecated, message] of rows) t.throws(() => versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a', deprecated } as never] }), { code: 'FST_API_VERSIONING_INVALID_OPTION', message }, String(message))
 })
+
+t.test('an endpoint deprecated or hidden at an older URL stays so once a later version moves it', async t => {
+  const app = Fastify()
+  const moved = versionChange({ description: 'Reports are at /reports/:id (they were at /report/:id).', endpoints: [{ method: 'GET', url: '/reports/:id', changed: { url: '/report/:id' } }, { method: 'GET', url: '/files/:id', changed: { url: '/file/:id' } }] })
+  const deprecated = versionChange({ description: 'Reports are deprecated; files are no longer documented.', endpoints: [{ method: 'GET', url: '/report/:id', deprecated: { date: DATE, link: LINK } }, { method: 'GET', url: '/file/:id', hidden: true }] })
+  await app.register(apiVersioning, { versionChanges: [{ version: '4.0' }, { version: '3.0', changes: [moved] }, { version: '2.0', changes: [deprecated] }, { version: '1.0' }] })
+  await app.register(apiVersioningOpenApi, {})
+  app.get('/reports/:id', { versionChanges: true }, async () => ({}))
+  app.get('/files/:id', { versionChanges: true }, async () => ({}))
+  await app.ready()
+  const link = `<${LINK}>; rel="deprecation"`
+  for (const [version, url, sent] of [['1.0', '/report/1', undefined], ['2.0', '/report/1', AT], ['3.0', '/reports/1', AT], ['4.0', '/reports/1', AT]] as const) {
+    const reply = await app.inject(`${url}?api-version=${version}`)
+    t.same([reply.statusCode, reply.headers.deprecation, reply.headers.link], [200, sent, sent === undefined ? undefined : link], version)
+  }
+  const deprecatedIn = (version: string) => Object.entries(operations(documentOf(app, version))).filter(([, operation]) => operation.deprecated === true).map(([key]) => key)
+  t.same(deprecatedIn('1.0'), [])
+  t.same(deprecatedIn('2.0'), ['GET /report/{id}'])
+  t.same(deprecatedIn('3.0'), ['GET /reports/{id}'])
+  t.same(deprecatedIn('4.0'), ['GET /reports/{id}'])
+  const documented = (version: string) => Object.keys(operations(documentOf(app, version))).sort()
+  t.same(documented('1.0'), ['GET /file/{id}', 'GET /report/{id}'])
+  t.same(documented('2.0'), ['GET /report/{id}'])
+  t.same(documented('4.0'), ['GET /reports/{id}'])
+})
