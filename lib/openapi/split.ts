@@ -45,7 +45,8 @@ interface PathRoute {
 
 /**
  * Cuts the combined document (every route, each at its own numbered url) into one document per API version,
- * ascending. The versions are those the documented routes declare, or the default version when none does.
+ * ascending. The versions are those the documented routes declare and those of the versionChanges option, or the
+ * default version when none does.
  */
 export function splitDocument (combined: OpenApiDocument, collected: readonly CollectedRoute[], context: SplitContext): ApiVersionDocument[] {
   const routes: PathRoute[] = []
@@ -62,6 +63,12 @@ export function splitDocument (combined: OpenApiDocument, collected: readonly Co
       if (!versions.has(v.key)) versions.set(v.key, v)
     }
     for (const v of declaration.deprecated) if (!versions.has(v.key)) versions.set(v.key, v)
+  }
+  // Each version of the versionChanges option has its document, one no route serves too (its endpoints removed).
+  for (const { version, deprecated } of context.options.versionList ?? []) {
+    if (versions.has(version.key)) continue
+    versions.set(version.key, version)
+    if (!deprecated) supported.add(version.key)
   }
   if (versions.size === 0) {
     versions.set(context.options.defaultVersion.key, context.options.defaultVersion)

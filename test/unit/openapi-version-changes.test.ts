@@ -251,3 +251,26 @@ t.test("a route at a prefix's root is documented at one path in every version, a
   await slash.ready()
   t.same(['1.0', '2.0'].map(version => Object.keys(operations(documentOf(slash, version)))), [['GET /api/'], []])
 })
+
+t.test('a version of versionChanges that no route serves (its endpoints all removed) has its document, and its changes are compared', async t => {
+  const app = Fastify()
+  await app.register(apiVersioning, {
+    versionChanges: [
+      { version: '4.0', changes: [versionChange({ description: 'Orders are back.', endpoints: [{ method: 'GET', url: '/orders/:id', added: true }] })] },
+      { version: '3.0', changes: [versionChange({ description: 'Orders are withdrawn.', endpoints: [{ method: 'GET', url: '/orders/:id', removed: true }] })] },
+      { version: '2.0', deprecated: true },
+      { version: '1.0' }
+    ]
+  })
+  await app.register(apiVersioningOpenApi)
+  app.get('/orders/:id', { versionChanges: true }, async () => ({}))
+  await app.ready()
+  t.same(app.apiVersionDocuments().map(d => [d.version, d.deprecated]), [['1.0', false], ['2.0', true], ['3.0', false], ['4.0', false]])
+  t.same(Object.keys(operations(documentOf(app, '3.0'))), [])
+  t.equal((await app.inject('/openapi/3.0.json')).statusCode, 200)
+  t.same(app.apiVersionChanges().map(c => [c.from, c.to, c.descriptions, c.added, c.removed]), [
+    ['1.0', '2.0', [], [], []],
+    ['2.0', '3.0', ['Orders are withdrawn.'], [], ['GET /orders/{id}']],
+    ['3.0', '4.0', ['Orders are back.'], ['GET /orders/{id}'], []]
+  ])
+})
