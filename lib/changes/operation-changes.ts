@@ -113,7 +113,7 @@ function compareParameters (a: Operation, b: Operation, from: Side, to: Side, co
     if (renamed.has(key)) notes.push({ text: `${subject} renamed from ${code(x.name)}`, breaking: true })
     if (!x.required && y.required) notes.push({ text: `${subject} newly required`, breaking: true })
     if (x.required && !y.required) notes.push({ text: `${subject} no longer required`, breaking: false })
-    compareParts(subject, x.value, y.value, PARAMETER_KEYS, 'request', from, to, context, notes)
+    compareParts(subject, x.value, y.value, PARAMETER_KEYS, 'request', from, to, context, notes, true)
   }
 }
 
@@ -246,14 +246,17 @@ function compareContent (
   }
 }
 
-/** Two parameters, headers or media types: their schemas (with the renames declared between the versions), then what no rule reads. */
+/**
+ * Two parameters, headers or media types: their schemas (with the renames declared between the versions), then what
+ * no rule reads. A parameter's value is text (`asText`).
+ */
 function compareParts (
-  where: string, x: Record<string, unknown>, y: Record<string, unknown>, judged: ReadonlySet<string>, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[]
+  where: string, x: Record<string, unknown>, y: Record<string, unknown>, judged: ReadonlySet<string>, role: Role, from: Side, to: Side, context: ChangesContext, notes: Note[], asText = false
 ): void {
   const a: SchemaSide = { document: from.document, schema: x.schema }
   const b: SchemaSide = { document: to.document, schema: y.schema }
   const renames = renamesBetween(context.renames, from.version, to.version)
-  for (const change of compareSchemas(a, b, role, renames)) notes.push({ text: `${where}: ${change.text}`, breaking: change.breaking })
+  for (const change of compareSchemas(a, b, role, renames, asText)) notes.push({ text: `${where}: ${change.text}`, breaking: change.breaking })
   unjudgedNote(where, x, y, judged, from, to, notes)
 }
 

@@ -99,10 +99,13 @@ interface Shape {
  * What differs from `from` to `to`, property by property, in the order of the properties' names. Each pair of
  * schemas is compared once, where it is first met: a recursive schema meets a pair again, and a shared one used
  * in several places (each of its uses a pair of the same two schemas) says what changed in it once. So the time is
- * linear in the schemas compared, however often they refer to each other.
+ * linear in the schemas compared, however often they refer to each other. `asText`: the schemas are a parameter's,
+ * whose value is text on the wire.
  */
-export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, renames: readonly Rename[] = []): SchemaChange[] {
+export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, renames: readonly Rename[] = [], asText = false): SchemaChange[] {
   const changes: SchemaChange[] = []
+  // A parameter's value is text on the wire: a text takes every number or boolean it took (`7`, `true`).
+  const wider = asText ? coversAsText : covers
   const met = new Map<object, Set<object>>()
   const shapeFrom = shaper(from.document)
   const shapeTo = shaper(to.document)
@@ -135,7 +138,7 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
   }
   function compareKeywords (x: Shape, y: Shape, path: string, depth: number): void {
     if (!sameSet(x.types, y.types)) {
-      const kind = covers(y.types, x.types) ? 'type-widened' : covers(x.types, y.types) ? 'type-narrowed' : 'type-changed'
+      const kind = wider(y.types, x.types) ? 'type-widened' : wider(x.types, y.types) ? 'type-narrowed' : 'type-changed'
       emit(kind, path, `from ${typeText(x.types)} to ${typeText(y.types)}`)
       // Another kind of value: what its properties, items or bounds were is no longer the question.
       if (x.types.length > 0 && y.types.length > 0 && !x.types.some(type => y.types.includes(type))) return
@@ -430,6 +433,13 @@ function sameSet (a: readonly string[], b: readonly string[]): boolean {
 function covers (outer: readonly string[], inner: readonly string[]): boolean {
   return outer.length === 0 || (inner.length > 0 && inner.every(type => outer.includes(type) || (type === 'integer' && outer.includes('number'))))
 }
+
+function coversAsText (outer: readonly string[], inner: readonly string[]): boolean {
+  return covers(outer, inner) || (outer.includes('string') && inner.length > 0 && inner.every(type => TEXTS.has(type)))
+}
+
+// The types a parameter's text may be read as.
+const TEXTS = new Set(['string', 'integer', 'number', 'boolean'])
 
 function typeText (types: readonly string[]): string {
   return types.length === 0 ? 'any' : code(types.join(' | '))

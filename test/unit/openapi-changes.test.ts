@@ -105,7 +105,7 @@ t.test('refs of the base document and transformObject: parameters, bodies and re
     },
     components: {
       parameters: {
-        Id: { name: 'id', in: 'path', required: true, schema: { type: version === '1.0' ? 'integer' : 'string' } },
+        Id: { name: 'id', in: 'path', required: true, schema: { type: version === '1.0' ? 'string' : 'integer' } },
         Q: { name: 'q', in: 'query', required: version !== '1.0', schema: { type: 'string' } }
       },
       requestBodies: { Body: { required: version !== '1.0', content: { 'application/json': { schema: { $ref: '#/components/schemas/Loop' } } } } },
@@ -154,7 +154,7 @@ t.test('refs of the base document and transformObject: parameters, bodies and re
       operation: 'POST /shaped/{id}',
       breaking: true,
       changes: [
-        'path parameter `id`: type changed from `integer` to `string`',
+        'path parameter `id`: type changed from `string` to `integer`',
         'query parameter `q` newly required',
         'request body newly required',
         'response 200: type of `a/b~c` changed from `boolean` to `string`',
@@ -168,7 +168,7 @@ t.test('refs of the base document and transformObject: parameters, bodies and re
         'response 200: type of `self.size` changed from `integer | null` to `integer`'
       ],
       details: [
-        { change: 'path parameter `id`: type changed from `integer` to `string`', breaking: true },
+        { change: 'path parameter `id`: type changed from `string` to `integer`', breaking: true },
         { change: 'query parameter `q` newly required', breaking: true },
         { change: 'request body newly required', breaking: true },
         { change: 'response 200: type of `a/b~c` changed from `boolean` to `string`', breaking: true },
