@@ -102,8 +102,9 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
 }
 
 /**
- * A schema a route holds that TypeBox made from one a field instruction names (`Type.Partial`, `Pick`, `Omit`: the
- * named schema's properties, each the very schema or a one-level copy of it, in another object) is another schema:
+ * A schema a route holds that TypeBox made from one a field instruction names (`Type.Partial`, `Pick`, `Omit`,
+ * `Composite`, or an object of its properties spread: some or all of the named schema's properties, each the very
+ * schema or a one-level copy of it, in another object) is another schema:
  * its fields are not converted, and its older versions get the newest names. Warned of, not refused: two schemas may
  * share their properties' schemas by design.
  */
@@ -120,11 +121,14 @@ function warnDerived (list: VersionList, declared: ChangingRoutes, shared: Share
         if (fields.some(other => other.field === rule.field && names(other, node))) continue
         const own = node.properties
         const keys = Object.keys(own)
-        if (!keys.every(key => Object.hasOwn(properties, key) && sameProperty(own[key], properties[key]))) continue
-        // Made from it: all its properties (Partial), or one of them its very schema, or a copy holding its very
-        // objects (Pick, Omit); a schema of its own whose scalar properties look alike is another schema.
-        if (keys.length !== Object.keys(properties).length && !keys.some(key => sharesObject(own[key] as Record<string, unknown>, properties[key] as Record<string, unknown>))) continue
-        warn(`${where(k, rule.at)}, names a schema whose properties a route's schema has too (${keys.join(', ')}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: '${rule.field}', ... }])`)
+        const common = keys.filter(key => Object.hasOwn(properties, key))
+        const all = Object.keys(properties).length
+        // Some of its properties (Pick, Omit) or all of them and more (Composite, its properties spread in an object).
+        if ((common.length !== keys.length && common.length !== all) || !common.every(key => sameProperty(own[key], properties[key]))) continue
+        // Made from it: all its properties alone (Partial), or one of them its very schema, or a copy holding its very
+        // objects; a schema of its own whose scalar properties look alike is another schema.
+        if ((keys.length !== all || common.length !== all) && !common.some(key => sharesObject(own[key] as Record<string, unknown>, properties[key] as Record<string, unknown>))) continue
+        warn(`${where(k, rule.at)}, names a schema whose properties a route's schema has too (${keys.join(', ')}), in another object (as TypeBox's Type.Partial, Pick, Omit and Composite make one, or its properties spread): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: '${rule.field}', ... }])`)
       }
     }
   })

@@ -260,11 +260,15 @@ t.test('a schema TypeBox made from one an instruction names (Partial, Pick, Omit
     await app.ready()
     return { app, warnings }
   }
-  const message = (properties: string) => `fastify-api-versioning: versionChanges: the change of 2.0, fields[0], names a schema whose properties a route's schema has too (${properties}), in another object (as TypeBox's Type.Partial, Pick and Omit make one): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: 'createdAt', ... }])`
+  const message = (properties: string) => `fastify-api-versioning: versionChanges: the change of 2.0, fields[0], names a schema whose properties a route's schema has too (${properties}), in another object (as TypeBox's Type.Partial, Pick, Omit and Composite make one, or its properties spread): that schema is not converted, so older versions get its newest names; if it is made from the named one, name it in an instruction too (fields: [{ schema: <that schema>, field: 'createdAt', ... }])`
   t.same((await warned(Type.Partial(Order3))).warnings, [message('id, createdAt, note, lines')], 'Partial: all its properties, each a copy')
   t.same((await warned(Type.Omit(Order3, ['note']))).warnings, [message('id, createdAt, lines')], 'Omit: its very property schemas')
   t.same((await warned(Type.Pick(Order3, ['createdAt']))).warnings, [message('createdAt')], 'Pick')
   t.same((await warned(Type.Omit(Type.Partial(Order3), ['note']))).warnings, [message('id, createdAt, lines')], 'copies of its properties that hold their objects (the lines\' items)')
+  // All its properties and more: TypeBox's Composite (copies of its properties), its properties spread in an object.
+  t.same((await warned(Type.Composite([Order3, Type.Object({ total: Type.Number() })]))).warnings, [message('id, createdAt, note, lines, total')], 'Composite')
+  t.same((await warned(Type.Object({ ...Order3.properties, total: Type.Number() }))).warnings, [message('id, createdAt, note, lines, total')], 'spread')
+  t.same((await warned(Type.Object({ id: Type.Integer(), createdAt: Type.String(), note: Type.String(), total: Type.Number() }))).warnings, [], 'scalars alike, and more: a schema of its own')
   // A schema of its own whose scalar properties look alike (a customer's id and creation time), or that takes any
   // value there: no warning.
   t.same((await warned(Type.Object({ id: Type.Integer(), createdAt: Type.String() }))).warnings, [])
