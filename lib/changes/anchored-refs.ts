@@ -16,7 +16,8 @@ export interface Anchored {
   readonly dangling: readonly string[]
 }
 
-interface Rewrite { readonly at: readonly string[], readonly ref: string }
+/** A ref written again: the `$ref` of the object at `at`, or the value of `key` there (a discriminator's mapping). */
+interface Rewrite { readonly at: readonly string[], readonly key: string, readonly ref: string }
 
 /**
  * A place of the walk: its value, the way to it (its parent's place and its key), read only where needed, and whether
@@ -50,14 +51,14 @@ export function anchored (document: OpenApiDocument): Anchored {
 function rewritten (document: OpenApiDocument, rewrites: readonly Rewrite[]): OpenApiDocument {
   const copy = { ...document }
   const copied = new Set<unknown>([copy])
-  for (const { at, ref } of rewrites) {
+  for (const { at, key: last, ref } of rewrites) {
     let node = copy as Record<string, unknown>
     for (const key of at) {
       let child = node[key] as Record<string, unknown>
       if (!copied.has(child)) copied.add(node[key] = child = (Array.isArray(child) ? [...child] : { ...child }) as Record<string, unknown>)
       node = child
     }
-    node.$ref = ref
+    node[last] = ref
   }
   return copy
 }
@@ -80,13 +81,17 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
     let root = place.root
     if (isObject(value)) {
       if (root !== null && typeof value.$id === 'string') root = place
-      const ref = value.$ref
       // `#` names the document itself: never a schema.
-      if (typeof ref === 'string' && ref.startsWith('#') && !resolved(ref)) {
+      const see = (ref: unknown, at: () => string[], key: string): void => {
+        if (typeof ref !== 'string' || !ref.startsWith('#') || resolved(ref)) return
         const anchoredRef = root === null ? null : anchor(ref, root)
         if (anchoredRef === null) dangling.add(ref)
-        else rewrites.push({ at: pathOf(place), ref: anchoredRef })
+        else rewrites.push({ at: at(), key, ref: anchoredRef })
       }
+      see(value.$ref, () => pathOf(place), '$ref')
+      // A discriminator's mapping names its schemas by ref too (a name of a component is no ref).
+      const mapping = !place.inMap && isObject(value.discriminator) && isObject(value.discriminator.mapping) ? value.discriminator.mapping : null
+      if (mapping !== null) for (const [name, ref] of Object.entries(mapping)) see(ref, () => [...pathOf(place), 'discriminator', 'mapping'], name)
     }
     const inComponents = place.key === 'schemas' && place.parent?.key === 'components' && place.parent.parent?.parent === null
     const keys = Object.keys(value)

@@ -39,7 +39,12 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
     const out: Record<string, unknown> = {}
     for (const [key, child] of Object.entries(value)) {
       if (key === '$defs' && held.has(value)) continue
-      out[key] = key === '$ref' && typeof child === 'string' ? movedRef(child, refs) : copy(child)
+      out[key] = key === '$ref' && typeof child === 'string'
+        ? movedRef(child, refs)
+        : key === 'discriminator' && isObject(child) && isObject(child.mapping)
+          // Its mapping names schemas by ref too.
+          ? { ...copy(child) as object, mapping: Object.fromEntries(Object.entries(child.mapping).map(([name, ref]) => [name, typeof ref === 'string' ? movedRef(ref, refs) : ref])) }
+          : copy(child)
     }
     return out
   }

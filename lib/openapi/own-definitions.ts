@@ -83,7 +83,9 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: Sc
       ? child
       : !inMap && key === '$ref' && typeof child === 'string' && child.startsWith('#')
           ? rooted(child, scope)
-          : kept(child, kind === 'map', [...path, key], scope, root)
+          : !inMap && key === 'discriminator' && isObject(child) && isObject(child.mapping)
+              ? withMapping(child, child.mapping, scope)
+              : kept(child, kind === 'map', [...path, key], scope, root)
     if (given !== child) changed = true
     copy[key] = given
   }
@@ -93,6 +95,12 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: Sc
 }
 
 interface Scope { readonly node: Record<string, unknown>, readonly path: readonly string[] }
+
+// A discriminator whose mapping's refs (`#/definitions/Dog`) are written as the schema's refs are.
+function withMapping (discriminator: Record<string, unknown>, mapping: Record<string, unknown>, scope: Scope | null): Record<string, unknown> {
+  const entries = Object.entries(mapping).map(([name, ref]) => [name, typeof ref === 'string' && ref.startsWith('#') ? rooted(ref, scope) : ref])
+  return entries.every(([name, ref]) => ref === mapping[name as string]) ? discriminator : { ...discriminator, mapping: Object.fromEntries(entries) }
+}
 
 // A ref read from `base` (the root where null), written from the root where it names a place of that subschema
 // (`#`, `#/$defs/C`; another, `#anchor` or a component's, as it is), and to `$defs` where it named `definitions`.

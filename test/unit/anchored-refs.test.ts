@@ -152,3 +152,32 @@ t.test('an app whose body has such a subschema: no dangling ref, and a change of
     t.same(await allProblems(app), [], `${openapi}: valid`)
   }
 })
+
+t.test("a discriminator's mapping names its schemas by ref: written as the schema's refs are, in 3.0 and 3.1 documents", async t => {
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    const warnings: string[] = []
+    // Ajv's own discriminator takes no mapping: the keyword is the documents' alone.
+    const app = Fastify({ ajv: { customOptions: { keywords: ['discriminator'] } }, logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+    await app.register(apiVersioning)
+    await app.register(apiVersioningOpenApi, { openapi: { openapi } })
+    const pet = (keyword: string) => ({
+      type: 'object',
+      [keyword]: { Dog: { type: 'object', properties: { kind: { const: 'dog' } } }, Cat: { type: 'object', properties: { kind: { const: 'cat' } } } },
+      properties: {
+        pet: { oneOf: [{ $ref: `#/${keyword}/Dog` }, { $ref: `#/${keyword}/Cat` }], discriminator: { propertyName: 'kind', mapping: { dog: `#/${keyword}/Dog`, cat: `#/${keyword}/Cat` } } },
+        // A property so named is a schema, not a discriminator.
+        discriminator: { type: 'object', properties: { mapping: { type: 'string' } } }
+      }
+    })
+    app.post('/pets', { apiVersions: '1.0', schema: { body: pet('definitions'), response: { 200: pet('$defs') } } }, async () => null)
+    await app.ready()
+    const operation = (app.apiVersionDocuments()[0].document.paths['/pets'] as any).post
+    for (const schema of [operation.requestBody.content['application/json'].schema, operation.responses[200].content['application/json'].schema]) {
+      const { oneOf, discriminator } = schema.properties.pet
+      t.same(Object.values(discriminator.mapping), oneOf.map((member: { $ref: string }) => member.$ref), openapi)
+      t.same(schema.properties.discriminator, { type: 'object', properties: { mapping: { type: 'string' } } })
+    }
+    t.same(warnings, [], openapi)
+    t.same(await allProblems(app), [], `${openapi}: valid`)
+  }
+})

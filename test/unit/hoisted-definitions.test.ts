@@ -53,3 +53,8 @@ t.test('a document of OpenAPI 3.1, or without $defs, as it is', async t => {
   t.equal(hoistedDefinitions(plain), plain)
   t.same(hoistedDefinitions(documentOf('3.0.3', { $defs: { A: {} } })).components, { schemas: { A: {} } }, 'a document without components gets them')
 })
+
+t.test("a discriminator's mapping: its refs into definitions written as the refs are, anything else as it is", async t => {
+  const schema = { $defs: { Dog: { type: 'object' } }, oneOf: [{ $ref: `${AT}/$defs/Dog` }], discriminator: { propertyName: 'kind', mapping: { dog: `${AT}/$defs/Dog`, odd: 7 } } }
+  t.same(schemaOf(hoistedDefinitions(documentOf('3.0.3', schema))), { oneOf: [{ $ref: '#/components/schemas/Dog' }], discriminator: { propertyName: 'kind', mapping: { dog: '#/components/schemas/Dog', odd: 7 } } })
+})
