@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isObject } from '../util/is-object.js'
 import { isOpaqueBody } from '../util/opaque-body.js'
 import { requestPart } from '../util/request-part.js'
+import { serverError } from '../util/server-error.js'
 import { isThenable } from '../util/is-thenable.js'
 import { innerWeakMap } from '../util/inner-weak-map.js'
 import { locator, type Locate } from './locate.js'
@@ -480,7 +481,7 @@ async function migrateRequest (step: RequestStep, request: FastifyRequest): Prom
     if (locates === null) {
       const given: RequestToMigrate = { body: request.body, query: request.query as Record<string, unknown>, headers: request.headers }
       const before = given.body
-      request.body = bodyAfter(await settled(rule.migrate(given)), given, before, where, 'request')
+      request.body = bodyAfter(await settled(rule.migrate, given, where), given, before, where, 'request')
       request.query = given.query
       continue
     }
@@ -488,7 +489,7 @@ async function migrateRequest (step: RequestStep, request: FastifyRequest): Prom
       const box = { value: requestValue(request, part as RequestPart) }
       for (const site of locate(box, 'none').reverse()) {
         const given: RequestToMigrate = { body: site.value, query: request.query as Record<string, unknown>, headers: request.headers }
-        const body = bodyAfter(await settled(rule.migrate(given)), given, site.value, where, 'request')
+        const body = bodyAfter(await settled(rule.migrate, given, where), given, site.value, where, 'request')
         for (const [holder, key] of site.places) holder[key] = body
       }
       storeRequestValue(request, part as RequestPart, box.value)
@@ -520,7 +521,7 @@ async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { va
       // The handler's value is its own: the migration gets a copy of the body (its own properties).
       const copy = copyOf(box.value)
       const given = responseToMigrate(reply, copy)
-      const result = await settled(rule.migrate(given))
+      const result = await settled(rule.migrate, given, where)
       finish(reply, given)
       box.value = bodyAfter(result, given, copy, where, 'response')
     } else {
@@ -528,7 +529,7 @@ async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { va
       if (locate === undefined) continue
       for (const site of locate(box, 'all').reverse()) {
         const given = responseToMigrate(reply, site.value)
-        const result = await settled(rule.migrate(given))
+        const result = await settled(rule.migrate, given, where)
         finish(reply, given)
         const body = bodyAfter(result, given, site.value, where, 'response')
         for (const [holder, key] of site.places) holder[key] = body
@@ -558,7 +559,17 @@ function copyOf (value: unknown): unknown {
   return prototype === Object.prototype || prototype === null ? { ...value as object } : value
 }
 
-// A migration may be async: its value is awaited only when it is a promise.
-async function settled (value: unknown): Promise<unknown> {
-  return isThenable(value) ? await value : value
+/**
+ * What a migration gives: its value, awaited only where it is a promise. What it throws or rejects with that is no
+ * Error (`undefined`, `null`, a plain object) is made one, naming the change: Fastify takes a hook's `done(undefined)`
+ * for success (the migration was skipped), and stalls on some other values.
+ */
+async function settled<T> (migrate: (given: T) => unknown, given: T, where: string): Promise<unknown> {
+  try {
+    const value = migrate(given)
+    return isThenable(value) ? await value : value
+  } catch (thrown) {
+    if (thrown instanceof Error) throw thrown
+    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: the migration threw or rejected with no Error`, thrown)
+  }
 }

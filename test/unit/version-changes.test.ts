@@ -272,6 +272,50 @@ t.test('a migration that throws or rejects is a 500 through the app\'s error han
   t.same((await app.inject({ method: 'POST', url: '/a?api-version=1.0', payload: { fail: 'none' } })).json(), { fail: 'none' })
 })
 
+t.test('a migration that throws or rejects with no Error (undefined, null, a plain object) fails all the same: a 500 naming it, never skipped or stalled', async t => {
+  const { lines, stream } = logged()
+  const reasons: Record<string, unknown> = { undefined, null: null, object: { statusCode: 302 }, text: 'no' }
+  const fail = (given: { body: unknown }): unknown => {
+    const { fail: how, reason } = given.body as { fail?: string, reason: string }
+    // eslint-disable-next-line no-throw-literal -- what a user may throw
+    if (how === 'throw') throw reasons[reason] as Error
+    if (how === 'reject') return Promise.reject(reasons[reason])
+  }
+  const change = versionChange({
+    description: 'Broken on purpose.',
+    requests: [{ route: 'POST /a', migrate: request => fail(request) as undefined }],
+    responses: [{ route: 'POST /a', errors: true, migrate: response => fail(response) as undefined }]
+  })
+  const app = Fastify({ logger: { level: 'error', stream } })
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.post('/a', { versionChanges: true }, async (request, reply) => {
+    // The request's migration failed before the handler: it answers what reaches it as the response's.
+    const body = request.body as { fail?: string, reason: string }
+    return reply.code(body.reason === 'object' ? 404 : 200).send(body)
+  })
+  for (const how of ['throw', 'reject']) {
+    for (const reason of Object.keys(reasons)) {
+      lines.length = 0
+      const res = await app.inject({ method: 'POST', url: '/a?api-version=1.0', payload: { fail: how, reason } })
+      t.same([res.statusCode, res.json().code], [500, 'FST_API_VERSIONING_CONVERSION_FAILED'], `${how} ${reason}`)
+      t.match(res.json().message, /the change of 2\.0, requests\[0\]: the migration threw or rejected with no Error/, `${how} ${reason}`)
+      t.equal(lines.length, 1, `${how} ${reason}: logged`)
+    }
+  }
+  // The response's: the request's migration passes a body of another field.
+  const quiet = versionChange({ description: 'x', responses: [{ route: 'POST /b', errors: true, migrate: response => fail(response) as undefined }] })
+  const other = Fastify({ logger: { level: 'error', stream } })
+  await other.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [quiet] }, { version: '1.0' }] })
+  other.post('/b', { versionChanges: true }, async (request, reply) => reply.code((request.body as { reason: string }).reason === 'object' ? 404 : 200).send(request.body))
+  for (const how of ['throw', 'reject']) {
+    for (const reason of Object.keys(reasons)) {
+      const res = await other.inject({ method: 'POST', url: '/b?api-version=1.0', payload: { fail: how, reason } })
+      t.same([res.statusCode, res.json().code], [500, 'FST_API_VERSIONING_CONVERSION_FAILED'], `response: ${how} ${reason}`)
+      t.match(res.json().message, /the change of 2\.0, responses\[0\]: the migration threw or rejected with no Error/)
+    }
+  }
+})
+
 t.test('convertToApiVersion: a copy of a value as a version shows it, for webhooks and events', async t => {
   const app = await service()
   const value = order(5)
