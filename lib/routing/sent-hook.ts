@@ -14,11 +14,18 @@ export function sentHook (sent: SentBody, next: onSendHookHandler | null): onSen
     try {
       body = sent(request, reply, payload)
     } catch (error) {
-      return done(error as Error)
+      return failed(reply, error, done)
     }
-    if (isThenable(body)) Promise.resolve(body).then(value => afterSent(this, next, request, reply, value, done), done)
+    if (isThenable(body)) Promise.resolve(body).then(value => afterSent(this, next, request, reply, value, done), error => failed(reply, error, done))
     else afterSent(this, next, request, reply, body, done)
   }
+}
+
+// The reply is answered with the error instead (Fastify's error handler): an encoding an app's onSend hook gave the
+// body (@fastify/compress, before this hook) is no longer the answer's, which Fastify writes as it is.
+function failed (reply: FastifyReply, error: unknown, done: Parameters<onSendHookHandler>[3]): void {
+  reply.removeHeader('content-encoding')
+  done(error as Error)
 }
 
 function afterSent (app: FastifyInstance, next: onSendHookHandler | null, request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Parameters<onSendHookHandler>[3]): void {
