@@ -49,8 +49,9 @@ export function names (rule: { schema: unknown, id: string | null }, node: objec
   return isShallowCopy(origin as Record<string, unknown>, rule.schema)
 }
 
-// What a one-level copy may add: words about the value, not rules of it (and a scalar's default, see isShallowCopy).
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly'])
+// What a one-level copy may add: words about the value, not rules of it (and a scalar's default, see isShallowCopy),
+// or about the response it is the body of (@fastify/swagger's `headers` beside a status's schema: `{ ...Item, headers }`).
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'headers'])
 
 // Whether `node` has every keyword of `schema` with the very same value, an object among them (`properties`, `enum`,
 // `anyOf`: a schema of scalars alone is matched by identity), and otherwise annotations only.

@@ -187,6 +187,7 @@ t.test("a copy one level deep (TypeBox's Optional and Readonly, a spread adding 
   t.ok(names(rule(Line), Type.Readonly(Line)), 'Type.Readonly')
   t.ok(names(rule(Status), Type.Optional(Status)), 'a union, by its very members')
   t.ok(names(rule(Line), { ...Line, description: 'the first line', title: 'Line' }), 'with annotations')
+  t.ok(names(rule(Line), { ...Line, headers: { 'x-total': { type: 'integer' } } }), "with @fastify/swagger's response headers beside it")
   t.notOk(names(rule(Line), { ...Line, minProperties: 1 }), 'with a rule of its own: another schema')
   t.notOk(names(rule(Line), { ...Line, default: { sku: 'x' } }), 'with a default, in the names of one version')
   t.ok(names(rule(Status), { ...Status, default: 'open' }), "with a scalar's default, which names no field")
