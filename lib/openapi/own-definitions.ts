@@ -1,6 +1,7 @@
 import { isObject } from '../util/is-object.js'
 import { pointer, pointerToken } from '../util/json-pointer.js'
-import { keyKind, kindIn } from '../util/key-kind.js'
+import { keyKind } from '../util/key-kind.js'
+import { someNode } from '../util/schema-nodes.js'
 
 const REF = '#/definitions/'
 
@@ -116,37 +117,18 @@ function namesOwnPlace (schema: Record<string, unknown>, ref: string): boolean {
 // Whether a ref of the root names the subschema by its `$id` (`B`, `B#/...`), which, left out, would name nothing.
 function namedById (root: Root, id: string): boolean {
   if (root.named === null) {
-    root.named = new Set()
-    const stack: Array<[unknown, boolean]> = [[root.value, false]]
-    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-      const [value, inMap] = top
-      if (typeof value !== 'object' || value === null) continue
-      if (!inMap && isObject(value) && typeof value.$ref === 'string' && !value.$ref.startsWith('#')) root.named.add(value.$ref.split('#', 1)[0])
-      for (const [key, child] of Object.entries(value)) {
-        const kind = kindIn(value, key, inMap)
-        if (kind !== 'data') stack.push([child, kind === 'map'])
-      }
-    }
+    const named = root.named = new Set<string>()
+    someNode(root.value, node => {
+      if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) named.add(node.$ref.split('#', 1)[0])
+      return false
+    })
   }
   return root.named.has(id)
 }
 
 // Whether a subschema holds refs to its own places (`#...`), where no subschema with an `$id` of its own is between.
 function hasOwnRefs (schema: Record<string, unknown>): boolean {
-  const stack: Array<[unknown, boolean]> = [[schema, false]]
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [value, inMap] = top
-    if (typeof value !== 'object' || value === null) continue
-    if (isObject(value) && !inMap) {
-      if (value !== schema && typeof value.$id === 'string') continue
-      if (typeof value.$ref === 'string' && namesOwnPlace(schema, value.$ref)) return true
-    }
-    for (const [key, child] of Object.entries(value)) {
-      const kind = kindIn(value, key, inMap)
-      if (kind !== 'data') stack.push([child, kind === 'map'])
-    }
-  }
-  return false
+  return someNode(schema, node => node !== schema && typeof node.$id === 'string' ? 'skip' : typeof node.$ref === 'string' && namesOwnPlace(schema, node.$ref))
 }
 
 // A map with each value given by `each`: the map itself where none changed.

@@ -1,5 +1,5 @@
 import { isObject } from '../util/is-object.js'
-import { kindIn } from '../util/key-kind.js'
+import { someNode } from '../util/schema-nodes.js'
 import { names } from './schema-identity.js'
 import { reached, type SharedSchemas } from './shared-ref.js'
 
@@ -11,16 +11,10 @@ function refsOf (schema: object): readonly string[] {
   let refs = found.get(schema)
   if (refs === undefined) {
     const all = new Set<string>()
-    const seen = new Set<object>()
-    const stack: Array<[unknown, boolean]> = [[schema, false]]
-    while (stack.length > 0) {
-      const [node, inMap] = stack.pop() as [unknown, boolean]
-      if (typeof node !== 'object' || node === null || seen.has(node)) continue
-      seen.add(node)
-      const ref = (node as { $ref?: unknown }).$ref
-      if (!inMap && typeof ref === 'string' && !ref.startsWith('#')) all.add(ref)
-      pushChildren(stack, node, inMap)
-    }
+    someNode(schema, node => {
+      if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) all.add(node.$ref)
+      return false
+    })
     found.set(schema, refs = [...all])
   }
   return refs
@@ -55,23 +49,6 @@ export function unknownRefs (schema: unknown, shared: SharedSchemas): string[] {
 
 /** Whether what a reference reaches, or a shared schema it refers to, holds a schema that one of the rules names (see names). */
 export function holdsNamed (ref: string, rules: ReadonlyArray<{ readonly schema: unknown, readonly id: string | null }>, shared: SharedSchemas): boolean {
-  const stack = [...reachedRefs([{ $ref: ref }], shared).values()].filter(isObject).map((node): [unknown, boolean] => [node, false])
   // An object a schema holds twice is looked at once.
-  const seen = new Set<object>()
-  while (stack.length > 0) {
-    const [node, inMap] = stack.pop() as [object, boolean]
-    if (seen.has(node)) continue
-    seen.add(node)
-    if (!inMap && isObject(node) && rules.some(rule => names(rule, node))) return true
-    pushChildren(stack, node, inMap)
-  }
-  return false
-}
-
-// The objects in a node, with whether each is a map by name, data left out.
-function pushChildren (stack: Array<[unknown, boolean]>, node: object, inMap: boolean): void {
-  for (const [key, value] of Object.entries(node)) {
-    const kind = kindIn(node, key, inMap)
-    if (typeof value === 'object' && value !== null && kind !== 'data') stack.push([value, kind === 'map'])
-  }
+  return someNode([...reachedRefs([{ $ref: ref }], shared).values()], node => rules.some(rule => names(rule, node)))
 }
