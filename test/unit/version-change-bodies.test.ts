@@ -363,6 +363,20 @@ t.test('an object with toJSON (a Mongoose document, an ORM model) is converted a
   t.same(converted, await bodies('/orders/1'), 'convertToApiVersion, the newest version too')
 })
 
+t.test('a Date (or another object with toJSON) where a text schema stands: its migration sees the text it gives, as Fastify writes it', async t => {
+  const When = Type.String({ format: 'date-time' })
+  const seen: unknown[] = []
+  const day = versionChange({ description: 'Times are to the second (they were days).', responses: [{ schema: When, migrate: response => { seen.push(response.body); return `${(response.body as string).slice(0, 10)}T00:00:00.000Z` } }] })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [day] }, { version: '1.0' }] })
+  const at = new Date('2020-01-02T03:04:05.000Z')
+  app.get('/a', { versionChanges: true, schema: { response: { 200: Type.Object({ at: When, maybe: Type.Union([When, Type.Null()]), no: Type.Union([When, Type.Null()]) }) } } }, async () => ({ at, maybe: at, no: null }))
+  await app.ready()
+  t.same((await app.inject('/a?api-version=1.0')).json(), { at: '2020-01-02T00:00:00.000Z', maybe: '2020-01-02T00:00:00.000Z', no: null })
+  t.same((await app.inject('/a?api-version=2.0')).json(), { at: '2020-01-02T03:04:05.000Z', maybe: '2020-01-02T03:04:05.000Z', no: null })
+  t.same(seen, ['2020-01-02T03:04:05.000Z', '2020-01-02T03:04:05.000Z'])
+})
+
 t.test('a response an app hook answers before the route takes the request is converted too, or refused where it cannot be', async t => {
   const app = Fastify()
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: "name (was 'title')", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }] })] }, { version: '1.0' }] })
