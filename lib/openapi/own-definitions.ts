@@ -54,7 +54,16 @@ function byContent (part: unknown): unknown {
 interface Root { readonly value: unknown, named: Set<string> | null }
 
 function keptRoot (value: unknown): unknown {
-  return kept(value, false, [], null, { value, named: null })
+  return withRootRef(kept(value, false, [], null, { value, named: null }))
+}
+
+// A root that is a `$ref` into its own `$defs` beside them (zod-to-json-schema's named output): @fastify/swagger reads
+// a schema with a `$ref` as the ref alone and drops the rest, the `$defs` too. The ref is made the one member of an
+// `allOf`, the same schema.
+function withRootRef (schema: unknown): unknown {
+  if (!isObject(schema) || typeof schema.$ref !== 'string' || !schema.$ref.startsWith('#/$defs/') || !isObject(schema.$defs)) return schema
+  const { $ref, ...rest } = schema
+  return { ...rest, allOf: [...Array.isArray(rest.allOf) ? rest.allOf : [], { $ref }] }
 }
 
 /**

@@ -97,7 +97,7 @@ t.test("draft-07's definitions, as $defs, for @fastify/swagger to keep", async t
   const named = { body: { type: 'object', properties: { definitions: { type: 'array', definitions: { S: {} }, items: { $ref: '#/definitions/S' } } }, required: ['definitions'] }, response: { default: { definitions: { E: {} }, $ref: '#/definitions/E' } } }
   t.same(withDefs(named), {
     body: { type: 'object', properties: { definitions: { type: 'array', $defs: { S: {} }, items: { $ref: '#/$defs/S' } } }, required: ['definitions'] },
-    response: { default: { $defs: { E: {} }, $ref: '#/$defs/E' } }
+    response: { default: { $defs: { E: {} }, allOf: [{ $ref: '#/$defs/E' }] } }
   }, 'a property named definitions is a property; the catch-all response is a response')
   const shared: Record<string, unknown> = { type: 'string' }
   const twice = { querystring: { properties: { a: shared, b: shared } }, body: { definitions: { X: {} } } }
@@ -178,6 +178,24 @@ t.test("a discriminator's mapping names its schemas by ref: written as the schem
       t.same(schema.properties.discriminator, { type: 'object', properties: { mapping: { type: 'string' } } })
     }
     t.same(warnings, [], openapi)
+    t.same(await allProblems(app), [], `${openapi}: valid`)
+  }
+})
+
+t.test("a root that is a ref into its own definitions (zod-to-json-schema's named output): the ref one member of an allOf, so that @fastify/swagger keeps the definitions", async t => {
+  const named = { $ref: '#/definitions/Order', definitions: { Order: { type: 'object', properties: { line: { $ref: '#/definitions/Line' } } }, Line: { type: 'string' } } }
+  t.same(withDefs({ body: named }).body, { $defs: { Order: { type: 'object', properties: { line: { $ref: '#/$defs/Line' } } }, Line: { type: 'string' } }, allOf: [{ $ref: '#/$defs/Order' }] })
+  t.same(withDefs({ body: { ...named, allOf: [{ type: 'object' }] } }).body.allOf, [{ type: 'object' }, { $ref: '#/$defs/Order' }], 'beside an allOf of its own')
+  const elsewhere = { $ref: '#/components/schemas/Order', $defs: {} }
+  t.equal(withDefs({ body: elsewhere }).body, elsewhere, 'a ref elsewhere: as it is')
+  for (const openapi of ['3.0.3', '3.1.0']) {
+    const warnings: string[] = []
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(JSON.parse(line).msg) } } } })
+    await app.register(apiVersioning)
+    await app.register(apiVersioningOpenApi, { openapi: { openapi } })
+    app.post('/orders', { apiVersions: '1.0', schema: { body: named, response: { 200: named } } }, async () => null)
+    await app.ready()
+    t.same(warnings, [], `${openapi}: no dangling ref`)
     t.same(await allProblems(app), [], `${openapi}: valid`)
   }
 })
