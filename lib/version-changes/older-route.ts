@@ -265,10 +265,18 @@ function invalid (attachValidation: boolean, outcome: VersionOutcome, request: F
 // A body converted down (or not), written with the version's schema for the reply's status, unless the handler or a
 // hook gave the reply a serializer of its own (an envelope), which writes it as it writes the newest's.
 function written (shape: OlderShape, reply: FastifyReply, body: unknown, done: (error: Error | null, body: unknown) => void): void {
+  // A migration that left no body (`response.body = undefined`) answers with none: Fastify would keep the
+  // handler's for a hook's undefined.
+  if (body === undefined) {
+    reply.serializer(noBody)
+    return done(null, null)
+  }
   const serialize = replySerializer(reply) !== null ? null : shape.serializerOf(reply)
   if (serialize !== null) reply.serializer(serialize)
   done(null, body)
 }
+
+const noBody = (): string => ''
 
 // Fastify's error handler writes an error it is given itself (no hook sees the object), with its length: a body a
 // handler of the app's sent has none yet.

@@ -316,6 +316,24 @@ t.test('a migration that throws or rejects with no Error (undefined, null, a pla
   }
 })
 
+t.test('a response migration that leaves no body (response.body = undefined) answers with none, by the route or by a schema', async t => {
+  const Thing = Type.Object({ id: Type.Integer() })
+  const change = versionChange({
+    description: 'Older clients get no body.',
+    responses: [{ route: 'GET /route', migrate: response => { response.body = undefined } }, { schema: Thing, migrate: response => { response.body = undefined } }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/route', { versionChanges: true }, async () => ({ id: 1 }))
+  app.get('/schema', { versionChanges: true, schema: { response: { 200: Thing } } }, async () => ({ id: 1 }))
+  await app.ready()
+  for (const url of ['/route', '/schema']) {
+    const res = await app.inject(`${url}?api-version=1.0`)
+    t.same([res.statusCode, res.body], [200, ''], url)
+    t.equal((await app.inject(`${url}?api-version=2.0`)).body, '{"id":1}', `${url}: the newest`)
+  }
+})
+
 t.test('convertToApiVersion: a copy of a value as a version shows it, for webhooks and events', async t => {
   const app = await service()
   const value = order(5)
