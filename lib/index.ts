@@ -20,7 +20,7 @@ import { createSegmentFinder, createVersionStrategy, STRATEGY } from './routing/
 import { createRouteDeclaring } from './routing/declare-routes.js'
 import { guardOutsideScope } from './routing/outside-scope.js'
 import { createRouteHooks } from './routing/route-hooks.js'
-import { routerPathOptions } from './routing/route-path.js'
+import { routerPathOptions, semicolonDelimits } from './routing/route-path.js'
 import { RouteTable } from './routing/route-table.js'
 import { earlyRoutes } from './routing/routes-so-far.js'
 import { kState } from './state.js'
@@ -124,7 +124,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
   const writing = createProblemWriting(options, errorObjects, problems, message => fastify.log.warn(message))
   const lifecycle = createLifecycle(options, fastify.log)
-  const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName))
+  const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName), semicolonDelimits(fastify.initialConfig))
   const table = new RouteTable()
   const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, answer: createProblemAnswer(lifecycle, createProblemChoice(problems, options), writing) })
   const metrics = telemetry === null

@@ -20,6 +20,8 @@ export interface ReaderConfig {
   readonly lastQuery: LastQuery
   /** Asks the router for the raw path version of a request, or undefined; null when no route carries one. */
   readonly findSegment: ((method: string, url: string, host: string | undefined) => string | undefined) | null
+  /** The router starts the query string at a `;` too (Fastify's `useSemicolonDelimiter`). */
+  readonly semicolonQuery: boolean
 }
 
 /** A query string that is one value under a query name (`api-version=1.0`), and what it reads as. */
@@ -40,7 +42,7 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
   const outcome = new VersionOutcome()
   const url = req.url ?? ''
   if (config.queryNames.length > 0) {
-    const q = url.indexOf('?')
+    const q = queryStart(url, config.semicolonQuery)
     if (q !== -1 && !readQuery(url, q + 1, config, outcome)) return outcome
   }
   if (config.headerNames.length > 0 && !readHeaders(req.rawHeaders, config.headerNames, outcome)) return outcome
@@ -54,6 +56,15 @@ export function readRequest (req: IncomingMessage, config: ReaderConfig, segment
   if (config.mediaType !== null && !readMediaTypes(req.headers['content-type'], req.headers.accept, config.mediaType, outcome)) return outcome
   if (config.custom !== null) readCustom(req, config.custom, outcome)
   return outcome
+}
+
+// Where the query string starts, as the router reads it: at the first `?`, or `;` where it says so (after the
+// path's first character, as find-my-way looks).
+function queryStart (url: string, semicolon: boolean): number {
+  const q = url.indexOf('?')
+  if (!semicolon) return q
+  const s = url.indexOf(';', 1)
+  return s !== -1 && (q === -1 || s < q) ? s : q
 }
 
 /**

@@ -42,7 +42,7 @@ export interface RequestReader {
   outcomeOf (raw: RawRequest, segment: PathSegment | null): VersionOutcome
 }
 
-export function createRequestReader (options: ReaderOptions, findSegment: FindSegment): RequestReader {
+export function createRequestReader (options: ReaderOptions, findSegment: FindSegment, semicolonQuery = false): RequestReader {
   const assumed = options.assumeDefaultVersionWhenUnspecified ? options.defaultVersion : null
   const readers: ReaderConfig = {
     queryNames: options.queryNames,
@@ -52,7 +52,8 @@ export function createRequestReader (options: ReaderOptions, findSegment: FindSe
     segmentName: options.segmentName,
     custom: options.customReader,
     lastQuery: { text: '', name: '', value: '' },
-    findSegment
+    findSegment,
+    semicolonQuery
   }
 
   function read (raw: RawRequest, segment: PathSegment | null): VersionOutcome {

@@ -6,10 +6,11 @@ export interface RouterPathOptions {
 }
 
 interface InitialConfig {
-  routerOptions?: Partial<RouterPathOptions>
+  routerOptions?: Partial<RouterPathOptions> & { useSemicolonDelimiter?: boolean }
   caseSensitive?: boolean
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
+  useSemicolonDelimiter?: boolean
 }
 
 /** Reads the router options from `fastify.initialConfig`: `routerOptions` first, the deprecated top-level ones after. */
@@ -20,6 +21,11 @@ export function routerPathOptions (config: InitialConfig): RouterPathOptions {
     ignoreTrailingSlash: router.ignoreTrailingSlash ?? config.ignoreTrailingSlash ?? false,
     ignoreDuplicateSlashes: router.ignoreDuplicateSlashes ?? config.ignoreDuplicateSlashes ?? false
   }
+}
+
+/** Whether the router starts a URL's query string at a `;` too (`/orders;api-version=2.0`), as Fastify then reads it. */
+export function semicolonDelimits (config: InitialConfig): boolean {
+  return config.routerOptions?.useSemicolonDelimiter ?? config.useSemicolonDelimiter ?? false
 }
 
 /**

@@ -1,5 +1,7 @@
 import t from 'tap'
 import fc from 'fast-check'
+import Fastify from 'fastify'
+import apiVersioning from '../../lib/index.js'
 import { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 import { ApiVersion } from '../../lib/api-version.js'
@@ -9,7 +11,7 @@ import type { PathSegment } from '../../lib/request/path-segment.js'
 import { readRequest, type ReaderConfig } from '../../lib/request/readers.js'
 
 // Each reader has a query string of its own to compare with (lastQuery): the names differ between readers.
-const defaults: Omit<ReaderConfig, 'lastQuery'> = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, custom: null, findSegment: null }
+const defaults: Omit<ReaderConfig, 'lastQuery'> = { queryNames: ['api-version', 'v'], shortestQueryName: 1, headerNames: ['api-version', 'x-ms-version'], mediaType: null, segmentName: null, custom: null, findSegment: null, semicolonQuery: false }
 const reader = (given: Partial<ReaderConfig> = {}): ReaderConfig => ({ ...defaults, ...given, lastQuery: { text: '', name: '', value: '' } })
 const config = reader()
 
@@ -303,4 +305,19 @@ t.test('a text with other than ASCII means one thing from a header (UTF-8 bytes)
   // Non-ASCII texts are never kept in the parse cache: each is read as its place says, whatever came before.
   t.same(outcome([[latin1, false]]), [INVALID, null])
   t.same(outcome([[latin1, true]]), [ONE, '1.0-é'])
+})
+
+t.test("a router that starts the query string at a `;` too (Fastify's useSemicolonDelimiter): the version is read there, as Fastify reads the query", async t => {
+  t.equal(read('/x;api-version=2', [], reader({ semicolonQuery: true })).kind, ONE)
+  t.equal(read('/x;a=1?api-version=2', [], reader({ semicolonQuery: true })).kind, NONE, 'the first of them starts it: `a` is `1?api-version=2`')
+  t.equal(read('/x?a=1;api-version=2', [], reader({ semicolonQuery: true })).kind, NONE, 'within the query, a `;` is text')
+  t.equal(read('/x;api-version=2', [], reader()).kind, NONE, 'a path segment where the router says nothing')
+  for (const options of [{ routerOptions: { useSemicolonDelimiter: true } }, { useSemicolonDelimiter: true }]) {
+    const app = Fastify(options as Parameters<typeof Fastify>[0])
+    await app.register(apiVersioning, { assumeDefaultVersionWhenUnspecified: true, defaultVersion: '1.0' })
+    app.get('/v', { apiVersions: ['1.0', '2.0'] }, async request => ({ version: String(request.apiVersion), query: request.query }))
+    const served = await app.inject('/v;api-version=2.0')
+    t.same(served.json(), { version: '2.0', query: { 'api-version': '2.0' } }, JSON.stringify(options))
+    t.equal((await app.inject('/v;api-version=9.0')).statusCode, 400, 'a version no route has: never the assumed one')
+  }
 })

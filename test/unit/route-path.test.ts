@@ -1,6 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
-import { routePathKey, routerPathOptions, type RouterPathOptions } from '../../lib/routing/route-path.js'
+import { routePathKey, routerPathOptions, semicolonDelimits, type RouterPathOptions } from '../../lib/routing/route-path.js'
 
 const STRICT: RouterPathOptions = { caseSensitive: true, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false }
 
@@ -62,4 +62,11 @@ t.test('an unterminated regular expression is keyed, and left to the router to r
   const { default: apiVersioning } = await import('../../lib/index.js')
   await app.register(apiVersioning)
   t.throws(() => app.get('/a/:x(\\d+', { apiVersions: '1.0' }, async () => 'a'), /Invalid regexp expression/)
+})
+
+t.test("whether the router starts the query string at a `;` too: routerOptions first, Fastify's deprecated top-level option after", async t => {
+  t.equal(semicolonDelimits({}), false)
+  t.equal(semicolonDelimits({ useSemicolonDelimiter: true }), true)
+  t.equal(semicolonDelimits({ routerOptions: {}, useSemicolonDelimiter: true }), true)
+  t.equal(semicolonDelimits({ routerOptions: { useSemicolonDelimiter: false }, useSemicolonDelimiter: true }), false)
 })
