@@ -57,8 +57,7 @@ interface Reached<T> {
 // The kinds of JSON value, as bits of what a schema admits.
 const OBJECT = 1
 const ARRAY = 2
-const STRING = 4
-const KINDS = new Map([['object', OBJECT], ['array', ARRAY], ['string', STRING], ['number', 8], ['integer', 8], ['boolean', 16], ['null', 32]])
+const KINDS = new Map([['object', OBJECT], ['array', ARRAY], ['string', 4], ['number', 8], ['integer', 8], ['boolean', 16], ['null', 32]])
 const ANY = 63
 
 /**
@@ -153,10 +152,12 @@ export function locator<T> (schema: unknown, tasksOf: (node: object) => readonly
 
     function visit (node: LocNode<T>, holder: Holder, key: string | number): void {
       let given = holder[key]
-      // An object with a toJSON (a Mongoose document, an ORM model) where an object may be, or a text (a Date, a
-      // Decimal), is what it gives, as a serializer writes it: in its place, which is the walk's own copy where the
-      // value is the caller's.
-      if ((node.kinds & (OBJECT | STRING)) !== 0 && typeof (given as { toJSON?: unknown } | null)?.toJSON === 'function' && !Array.isArray(given)) holder[key] = given = (given as { toJSON: () => unknown }).toJSON()
+      // An object with a toJSON (a Mongoose document, an ORM model) where an object may be is what it gives, as a
+      // serializer writes it: in its place, which is the walk's own copy where the value is the caller's.
+      if ((node.kinds & OBJECT) !== 0 && typeof (given as { toJSON?: unknown } | null)?.toJSON === 'function' && !Array.isArray(given)) holder[key] = given = (given as { toJSON: () => unknown }).toJSON()
+      // An object where neither an object nor an array may be (a Date where a text schema stands) is the
+      // serializer's to write, by the schema's format: no site, and never copied (a Date's copy is `{}`).
+      if (typeof given === 'object' && given !== null && (node.kinds & (OBJECT | ARRAY)) === 0) return
       if (typeof given !== 'object' || given === null) {
         const tasks = scalarTasks(node, KINDS.get(given === null ? 'null' : typeof given) ?? 0)
         if (tasks.length > 0) sites.push({ value: given, tasks, places: [[holder, key]] })
