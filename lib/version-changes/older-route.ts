@@ -145,7 +145,8 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     outcomeOf(request).thrown = error
     // The version's serializer of the reply's status (one its body failed) is no writer of the error handler's
     // answer, which Fastify writes as it writes a new reply (its type, its status's schema); a handler's own stays.
-    if (isVersionSerializer(replySerializer(reply))) reply.serializer(null as never)
+    const serializer = replySerializer(reply)
+    if (serializer === noBody || isVersionSerializer(serializer)) reply.serializer(null as never)
     done()
   }
 

@@ -18,12 +18,12 @@ export interface Rechecked {
 }
 
 // The parts checked, by the name Fastify's validators give them, and where the request keeps them.
-const PARTS = [['body', 'body'], ['querystring', 'query']] as const
+const PARTS = [['body', 'body'], ['querystring', 'query'], ['params', 'params']] as const
 
 type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
 
 /**
- * Checks a request converted up against the newest version's schemas of its body and query string, as Fastify
+ * Checks a request converted up against the newest version's schemas of its body, query string and path parameters, as Fastify
  * checked the client's against its own (the route's compilers: coercion, defaults and dropped properties as
  * configured; a compiler's `{ value }` and `{ error }` results, and async ones, taken as Fastify takes them), so
  * that the handler gets what the newest version says or nothing: what a migration or a changed field left unlike it

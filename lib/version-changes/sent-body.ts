@@ -36,7 +36,10 @@ function refused (reply: FastifyReply, what: string): Error {
 // What a conversion gave, as a payload: a body that is no JSON value (a text, Buffer or stream a migration gave) as
 // it is; else JSON, written with the version's schema for the status.
 function written (reply: FastifyReply, body: unknown, json: boolean, serializerOf: (reply: FastifyReply) => Serialize | null): unknown {
-  if (body === undefined || typeof body === 'string' || isOpaqueBody(body) || (!json && body === null)) return body
+  // None left (a migration's `response.body = undefined`): an empty body, as Fastify keeps the payload it had for
+  // an onSend hook's undefined.
+  if (body === undefined) return ''
+  if (typeof body === 'string' || isOpaqueBody(body) || (!json && body === null)) return body
   let text: string
   try {
     const serialize = serializerOf(reply)

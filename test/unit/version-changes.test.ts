@@ -332,6 +332,15 @@ t.test('a response migration that leaves no body (response.body = undefined) ans
     t.same([res.statusCode, res.body], [200, ''], url)
     t.equal((await app.inject(`${url}?api-version=2.0`)).body, '{"id":1}', `${url}: the newest`)
   }
+  // A body sent as JSON text, converted in onSend; and an error after the reply had no body: the error handler's.
+  const other = Fastify()
+  const text = versionChange({ description: 'x', responses: [{ route: 'GET /text', migrate: response => { response.body = undefined } }, { route: 'GET /late', migrate: response => { response.body = undefined } }] })
+  await other.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [text] }, { version: '1.0' }] })
+  other.setErrorHandler(async (error, request, reply) => reply.code(500).send({ handled: (error as Error).message }))
+  other.get('/text', { versionChanges: true }, async (request, reply) => reply.type('application/json').send('{"id":1}'))
+  other.get('/late', { versionChanges: true, onSend: async (request, reply, payload) => { if (reply.statusCode === 200) throw new Error('a later hook failed'); return payload } }, async () => ({ id: 1 }))
+  t.equal((await other.inject('/text?api-version=1.0')).body, '', 'converted from text')
+  t.same((await other.inject('/late?api-version=1.0')).json(), { handled: 'a later hook failed' }, "the error handler's answer, written")
 })
 
 t.test('convertToApiVersion: a copy of a value as a version shows it, for webhooks and events', async t => {
