@@ -138,7 +138,9 @@ export function compareSchemas (from: SchemaSide, to: SchemaSide, role: Role, re
   }
   function compareKeywords (x: Shape, y: Shape, path: string, depth: number): void {
     if (!sameSet(x.types, y.types)) {
-      const kind = wider(y.types, x.types) ? 'type-widened' : wider(x.types, y.types) ? 'type-narrowed' : 'type-changed'
+      let kind: Kind = wider(y.types, x.types) ? 'type-widened' : wider(x.types, y.types) ? 'type-narrowed' : 'type-changed'
+      // A text takes every number it took only where it takes any text: not an enum's, a pattern's or a format's.
+      if (kind === 'type-widened' && !covers(y.types, x.types) && (y.values !== null || y.constraints.size > 0)) kind = 'type-changed'
       emit(kind, path, `from ${typeText(x.types)} to ${typeText(y.types)}`)
       // Another kind of value: what its properties, items or bounds were is no longer the question.
       if (x.types.length > 0 && y.types.length > 0 && !x.types.some(type => y.types.includes(type))) return

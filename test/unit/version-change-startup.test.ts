@@ -268,6 +268,7 @@ t.test('a schema TypeBox made from one an instruction names (Partial, Pick, Omit
   // All its properties and more: TypeBox's Composite (copies of its properties), its properties spread in an object.
   t.same((await warned(Type.Composite([Order3, Type.Object({ total: Type.Number() })]))).warnings, [message('id, createdAt, note, lines, total')], 'Composite')
   t.same((await warned(Type.Object({ ...Order3.properties, total: Type.Number() }))).warnings, [message('id, createdAt, note, lines, total')], 'spread')
+  // So is a Composite of scalars alone: nothing tells it from a schema of its own (an id and a creation time first).
   t.same((await warned(Type.Object({ id: Type.Integer(), createdAt: Type.String(), note: Type.String(), total: Type.Number() }))).warnings, [], 'scalars alike, and more: a schema of its own')
   // A schema of its own whose scalar properties look alike (a customer's id and creation time), or that takes any
   // value there: no warning.
