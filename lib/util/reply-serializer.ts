@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 
-// Fastify's symbol of the serializer a handler or hook gives a reply, found once (by its description: the symbol is
-// Fastify's own, one a copy of Fastify), and again for a reply of another copy.
+// Fastify's symbol of the serializer a handler or hook gives a reply. Each copy of Fastify has a symbol of its own,
+// not exported: it is found by its description, once, and again where a reply of another copy lacks it.
 let serializerKey: symbol | undefined
 
 /**

@@ -10,7 +10,7 @@ import { names } from './schema-identity.js'
 import { recheck, type Rechecked } from './recheck.js'
 import { downName, rebuild, removedName, upName } from './renaming.js'
 import { bodyAfter } from './migration-result.js'
-import { forStatus, keyFor } from './status-key.js'
+import { forStatus, keyFor, movesWithStatus } from './status-key.js'
 import { compileNames, type NamesStep } from './compiled-names.js'
 import type { SharedSchemas } from './shared-ref.js'
 import type { VersionSchemas } from './version-parts.js'
@@ -351,8 +351,8 @@ function needsOf (down: readonly ResponseStep[]): (status: number) => Need {
     let need: Need = 'none'
     for (const step of down) {
       if (forStatus(step.auto, status) !== undefined) return 'data'
-      for (const { rule, route, byStatus } of step.migrations) {
-        if (!runsFor(rule, status)) continue
+      for (const { rule, route, byStatus, moves } of step.migrations) {
+        if (!runsFor(rule, status) || moves?.(status) === false) continue
         if (route) need = 'body'
         else if (forStatus(byStatus, status) !== undefined) return 'data'
       }
@@ -403,7 +403,7 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
 }
 
 function movedStatuses (response: ReadonlyMap<string, unknown> | undefined): (status: number) => boolean {
-  const declared = new Map([...response ?? []].filter(([status]) => status.startsWith('2') && status !== '204'))
+  const declared = new Map([...response ?? []].filter(([status]) => movesWithStatus(status)))
   return status => status !== 204 && (declared.size === 0 || keyFor(declared, status) !== undefined)
 }
 

@@ -9,6 +9,7 @@ import { messageOf } from '../util/server-error.js'
 import { isCodeSchema } from '../util/code-schema.js'
 import { isObject } from '../util/is-object.js'
 import { conversionFrom, holds, inRequests, inResponses, locatorOf, REQUEST_PARTS, stepPlan, type StepPlan } from './conversion.js'
+import { movesWithStatus } from './status-key.js'
 import type { VersionSchemas } from './version-parts.js'
 import { ruleNeeds } from './migration-needs.js'
 import { missingMigrations, type Holding } from './missing-migrations.js'
@@ -546,17 +547,15 @@ function versionSchemas (schema: FastifySchema | undefined, list: VersionList, l
 }
 
 // A version's responses with their success ones under the status the version before answered: one schema, or none.
-// A 204 has no content to answer with another status: it stays.
 function withStatus (response: ReadonlyMap<string, unknown>, change: StatusChange, label: string, version: string): ReadonlyMap<string, unknown> {
-  const moved = (status: string): boolean => status.startsWith('2') && status !== '204'
-  const successes = [...response].filter(([status]) => moved(status))
+  const successes = [...response].filter(([status]) => movesWithStatus(status))
   if (successes.length === 0) return response
   if (successes.some(([, schema]) => !sameShape(schema, successes[0][1]))) {
     fail(label, `the change of ${version}, ${change.at}, says older versions answered ${change.status}, but the route declares several success responses (${successes.map(([status]) => status).join(', ')}) with other schemas, which one status cannot hold; declare one, or give them one schema`)
   }
   const keyed = new Map<string, unknown>()
   for (const [status, schema] of response) {
-    if (!moved(status)) keyed.set(status, schema)
+    if (!movesWithStatus(status)) keyed.set(status, schema)
     else if (!keyed.has(String(change.status))) keyed.set(String(change.status), schema)
   }
   return keyed

@@ -17,3 +17,8 @@ export function forStatus<T> (byStatus: ReadonlyMap<string, T>, status: number):
   const key = keyFor(byStatus, status)
   return key === undefined ? undefined : byStatus.get(key)
 }
+
+/** Whether an endpoint's status change (`changed: { status }`) moves a response declared under a key: a success one, never a 204, which has no content to answer with another status. */
+export function movesWithStatus (key: string): boolean {
+  return key.startsWith('2') && key !== '204'
+}

@@ -49,6 +49,13 @@ t.test('its content type as Fastify gives a JSON body: charset added where missi
   t.same((await server.inject('/json?api-version=1.0')).json(), { id: 1, title: 'a' })
 })
 
+t.test("a status's schema with @fastify/swagger's response headers beside it ({ ...Thing, headers }) is converted as Thing", async t => {
+  const server = await app(server => {
+    server.get('/things', { versionChanges: true, schema: { response: { 200: { ...Thing, headers: { 'x-total': { type: 'integer' } } } } } }, async () => ({ id: 1, name: 'a' }))
+  })
+  t.same((await server.inject('/things?api-version=1.0')).json(), { id: 1, title: 'a' })
+})
+
 t.test('an object of another type goes to the onSend hooks as it is, as Fastify sends it', async t => {
   const server = await app(server => {
     // 201 has one schema in every version: nothing to convert once the app's hook has written it.
