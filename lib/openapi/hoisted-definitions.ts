@@ -1,4 +1,5 @@
 import type { OpenApiDocument } from '../changes/document.js'
+import { withMappedRefs } from '../util/discriminator-mapping.js'
 import { isObject } from '../util/is-object.js'
 import { decodes, escapedToken } from '../util/json-pointer.js'
 import { kindIn } from '../util/key-kind.js'
@@ -41,9 +42,8 @@ export function hoistedDefinitions (document: OpenApiDocument): OpenApiDocument 
       if (key === '$defs' && held.has(value)) continue
       out[key] = key === '$ref' && typeof child === 'string'
         ? movedRef(child, refs)
-        : key === 'discriminator' && isObject(child) && isObject(child.mapping)
-          // Its mapping names schemas by ref too.
-          ? { ...copy(child) as object, mapping: Object.fromEntries(Object.entries(child.mapping).map(([name, ref]) => [name, typeof ref === 'string' ? movedRef(ref, refs) : ref])) }
+        : key === 'discriminator'
+          ? withMappedRefs(copy(child), ref => movedRef(ref, refs))
           : copy(child)
     }
     return out

@@ -1,5 +1,6 @@
 import { isObject } from '../util/is-object.js'
 import { pointer, pointerToken } from '../util/json-pointer.js'
+import { withMappedRefs } from '../util/discriminator-mapping.js'
 import { keyKind } from '../util/key-kind.js'
 import { someNode } from '../util/schema-nodes.js'
 
@@ -93,8 +94,8 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: Sc
       ? child
       : !inMap && key === '$ref' && typeof child === 'string' && child.startsWith('#')
           ? rooted(child, scope)
-          : !inMap && key === 'discriminator' && isObject(child) && isObject(child.mapping)
-              ? withMapping(child, child.mapping, scope)
+          : !inMap && key === 'discriminator'
+              ? withMappedRefs(child, ref => ref.startsWith('#') ? rooted(ref, scope) : ref)
               : kept(child, kind === 'map', [...path, key], scope, root)
     if (given !== child) changed = true
     copy[key] = given
@@ -105,12 +106,6 @@ function kept (value: unknown, inMap: boolean, path: readonly string[], base: Sc
 }
 
 interface Scope { readonly node: Record<string, unknown>, readonly path: readonly string[] }
-
-// A discriminator whose mapping's refs (`#/definitions/Dog`) are written as the schema's refs are.
-function withMapping (discriminator: Record<string, unknown>, mapping: Record<string, unknown>, scope: Scope | null): Record<string, unknown> {
-  const entries = Object.entries(mapping).map(([name, ref]) => [name, typeof ref === 'string' && ref.startsWith('#') ? rooted(ref, scope) : ref])
-  return entries.every(([name, ref]) => ref === mapping[name as string]) ? discriminator : { ...discriminator, mapping: Object.fromEntries(entries) }
-}
 
 // A ref read from `base` (the root where null), written from the root where it names a place of that subschema
 // (`#`, `#/$defs/C`; another, `#anchor` or a component's, as it is), and to `$defs` where it named `definitions`.

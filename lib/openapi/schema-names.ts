@@ -2,7 +2,7 @@ import type { ApiVersion } from '../api-version.js'
 import type { OpenApiDocument } from '../changes/document.js'
 import { coded } from '../errors.js'
 import type { VersionList } from '../version-changes/version-list.js'
-import { isObject } from '../util/is-object.js'
+import { withMappedRefs } from '../util/discriminator-mapping.js'
 import { kindIn } from '../util/key-kind.js'
 import { componentOf, SCHEMA_REF } from './component-ref.js'
 
@@ -45,10 +45,7 @@ export function renameSchemas (document: OpenApiDocument, names: ReadonlyMap<str
     if (typeof object.$ref === 'string') object.$ref = renamedRef(object.$ref, names)
     if (kind === 'node' && typeof object.title === 'string' && names.has(object.title) && (object.type !== undefined || object.properties !== undefined)) object.title = (names.get(object.title) as SchemaName).name
     // A discriminator maps values to schemas by reference.
-    if (kind === 'node' && isObject(object.discriminator) && isObject(object.discriminator.mapping)) {
-      const mapping = object.discriminator.mapping
-      for (const [value, ref] of Object.entries(mapping)) if (typeof ref === 'string') mapping[value] = renamedRef(ref, names)
-    }
+    if (kind === 'node' && object.discriminator !== undefined) object.discriminator = withMappedRefs(object.discriminator, ref => renamedRef(ref, names))
     for (const [key, value] of Object.entries(object)) {
       if (typeof value === 'object' && value !== null) stack.push([value as Record<string, unknown>, kind === 'data' ? 'data' : kindIn(object, key, kind === 'map')])
     }
