@@ -9,7 +9,7 @@ import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
 import { trustBody } from './trusted-body.js'
-import { isVersionSerializer, type Serialize, type VersionSerializers } from './version-serialization.js'
+import { isVersionSerializer, noBody, type Serialize, type VersionSerializers } from './version-serialization.js'
 import { replySerializer } from '../util/reply-serializer.js'
 import type { VersionValidation } from './version-validation.js'
 
@@ -145,8 +145,7 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
     outcomeOf(request).thrown = error
     // The version's serializer of the reply's status (one its body failed) is no writer of the error handler's
     // answer, which Fastify writes as it writes a new reply (its type, its status's schema); a handler's own stays.
-    const serializer = replySerializer(reply)
-    if (serializer === noBody || isVersionSerializer(serializer)) reply.serializer(null as never)
+    if (isVersionSerializer(replySerializer(reply))) reply.serializer(null as never)
     done()
   }
 
@@ -276,8 +275,6 @@ function written (shape: OlderShape, reply: FastifyReply, body: unknown, done: (
   if (serialize !== null) reply.serializer(serialize)
   done(null, body)
 }
-
-const noBody = (): string => ''
 
 // Fastify's error handler writes an error it is given itself (no hook sees the object), with its length: a body a
 // handler of the app's sent has none yet.

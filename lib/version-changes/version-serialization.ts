@@ -24,10 +24,13 @@ export type SerializerCompiler = (route: { schema: unknown, httpStatus: string, 
 // The serializers versionSerializers compiled (see isVersionSerializer).
 const compiledSerializers = new WeakSet<object>()
 
-/** Whether a reply's serializer is one of a version's (older-route.ts gives it the reply), not the app's own. */
+/** Whether a reply's serializer is one of a version's (older-route.ts gives it the reply, or `noBody`), not the app's own. */
 export function isVersionSerializer (serializer: unknown): boolean {
   return typeof serializer === 'function' && compiledSerializers.has(serializer)
 }
+
+/** The writer of a response a migration left without a body (`response.body = undefined`). */
+export const noBody: Serialize = known(() => '')
 
 export function versionSerializers (responses: ReadonlyMap<string, unknown> | undefined): VersionSerializers {
   const byKey = new Map([...responses ?? []].map(([status, schema]) => [status.toLowerCase(), schema]))
