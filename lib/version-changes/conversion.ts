@@ -46,9 +46,10 @@ export interface ResponseStep {
   readonly auto: ReadonlyMap<string, Locate<FieldRule>>
   /**
    * Each with its locators by status key; `moves`, of a status change, the statuses it moves: the success responses
-   * the route declares (any where it declares none), never a 204, which has no content to answer with another.
+   * the route declares (any where it declares none), never a 204, which has no content to answer with another (null
+   * for any other migration).
    */
-  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>>, readonly moves?: (status: number) => boolean }>
+  readonly migrations: ReadonlyArray<{ readonly rule: ResponseRule, readonly route: boolean, readonly byStatus: ReadonlyMap<string, Locate<ResponseRule>>, readonly moves: ((status: number) => boolean) | null }>
 }
 
 /** What the changes of one version (step k) do to a route's data: null where they do not touch it. */
@@ -352,7 +353,7 @@ function needsOf (down: readonly ResponseStep[]): (status: number) => Need {
     for (const step of down) {
       if (forStatus(step.auto, status) !== undefined) return 'data'
       for (const { rule, route, byStatus, moves } of step.migrations) {
-        if (!runsFor(rule, status) || moves?.(status) === false) continue
+        if (!runsFor(rule, status) || (moves !== null && !moves(status))) continue
         if (route) need = 'body'
         else if (forStatus(byStatus, status) !== undefined) return 'data'
       }
@@ -388,8 +389,7 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
   const migrations: Array<ResponseStep['migrations'][number]> = []
   for (const rule of step.responses) {
     if (rule.route !== null) {
-      if (!routeKeys.includes(rule.route)) continue
-      migrations.push(isStatusRule(rule) ? { rule, route: true, byStatus: new Map(), moves: movedStatuses(schemas.response) } : { rule, route: true, byStatus: new Map() })
+      if (routeKeys.includes(rule.route)) migrations.push({ rule, route: true, byStatus: new Map(), moves: isStatusRule(rule) ? movedStatuses(schemas.response) : null })
       continue
     }
     const byStatus = new Map<string, Locate<ResponseRule>>()
@@ -397,7 +397,7 @@ function responseStep (step: VersionStep, routeKeys: readonly string[], schemas:
       const locate = locatorOf(schema, only(rule), shared)
       if (locate !== null) byStatus.set(status, locate)
     }
-    if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus })
+    if (byStatus.size > 0) migrations.push({ rule, route: false, byStatus, moves: null })
   }
   return auto.size + migrations.length === 0 ? null : { version: step.version, auto, migrations }
 }
@@ -515,7 +515,7 @@ async function migrateResponse (step: ResponseStep, reply: ReplyState, box: { va
   let status = reply.statusCode
   for (const { rule, route, byStatus, moves } of step.migrations) {
     const before = reply.statusCode
-    if (!runsFor(rule, before) || moves?.(before) === false) continue
+    if (!runsFor(rule, before) || (moves !== null && !moves(before))) continue
     const where = `the change of ${step.version}, ${rule.at}`
     if (route) {
       // The handler's value is its own: the migration gets a copy of the body (its own properties).
