@@ -1,22 +1,33 @@
 import { serverError } from '../util/server-error.js'
 
+// Objects JSON writes as no object of their properties (a Map as `{}`, a Date as a text): never an object body.
+const NOT_OBJECT_BODIES = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Date', 'RegExp'])
+
 /** Which kind of value a body is, as a migration's result is checked against it. */
 function kindOf (value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (value === null) return 'null'
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+  if (typeof value !== 'object') return `a ${typeof value}`
+  const tag = Object.prototype.toString.call(value).slice(8, -1)
+  return NOT_OBJECT_BODIES.has(tag) ? `a ${tag}` : 'an object'
 }
 
 /**
- * The body after a migration: what it left in `given.body` where it returned nothing (or `given` itself), else what
- * it returned, which replaces the body. A result of another kind than an object or array body it was given is a
- * mistake, such as `response => response.body.total = 1` (an arrow that returns what it assigns): refused, naming
- * the change and the instruction, never used nor silently ignored.
+ * The body after a migration: what it left in `given.body` where it returned nothing, `given` itself or that very
+ * body (`response => response.body = response.body.items`, an arrow that returns what it assigns), else what it
+ * returned, which replaces the body. A returned value of another kind than an object or array body it was given is
+ * a mistake, such as `response => response.body.total = 1`: refused, naming the change and the instruction, never
+ * used nor silently ignored; so is a body, left or returned, that JSON cannot write (a symbol, a function, a bigint).
  */
 export function bodyAfter (result: unknown, given: { body: unknown }, before: unknown, where: string, side: 'request' | 'response'): unknown {
-  if (result === undefined || result === given) return given.body
-  if (typeof before === 'object' && before !== null && kindOf(result) !== kindOf(before)) {
+  const kept = result === undefined || result === given || result === given.body
+  const body = kept ? given.body : result
+  const type = typeof body
+  if (type === 'symbol' || type === 'function' || type === 'bigint') {
+    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate ${kept ? 'left' : 'returned'} a ${type} as ${side}.body, which JSON cannot write`)
+  }
+  if (!kept && typeof before === 'object' && before !== null && kindOf(result) !== kindOf(before)) {
     throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate returned ${kindOf(result)}, where the ${side} body it converts is ${kindOf(before)}; return nothing to keep ${side}.body as the migration changed it, or return the new body`)
   }
-  return result
+  return body
 }

@@ -239,6 +239,45 @@ t.test("a migration's returned value replaces the body; one of another kind is r
   t.equal(log.lines.filter(line => line.level === 50).length, 1)
 })
 
+t.test('an arrow that returns the body it assigned keeps it, of any kind; a Map or a Date where an object body was, or a symbol or bigint anywhere, is refused, naming the change', async t => {
+  const Item = Type.Object({ total: Type.Number() })
+  const Query = Type.Object({ q: Type.Optional(Type.String()) })
+  const cases: Record<string, (body: { total: number, items?: unknown }) => unknown> = {
+    unwrapped: () => undefined,
+    map: body => new Map([['total', body.total]]),
+    date: () => new Date(0)
+  }
+  let mode = 'unwrapped'
+  const change = versionChange({
+    description: 'x',
+    responses: [
+      { route: 'GET /list', migrate: response => (response.body = (response.body as { items: unknown[] }).items) },
+      { route: 'GET /symbol', migrate: response => { response.body = Symbol('body') } },
+      { schema: Item, migrate: response => mode === 'unwrapped' ? undefined : cases[mode](response.body as { total: number }) }
+    ],
+    requests: [{ route: 'POST /big', migrate: () => 10n }, { schema: Query, migrate: () => [] }]
+  })
+  const app = Fastify()
+  await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
+  app.get('/list', { versionChanges: true }, async () => ({ items: [1, 2] }))
+  app.get('/symbol', { versionChanges: true }, async () => ({ total: 1 }))
+  app.get('/item', { versionChanges: true, schema: { response: { 200: Item } } }, async () => ({ total: 3 }))
+  app.post('/big', { versionChanges: true }, async () => 'never')
+  app.get('/query', { versionChanges: true, schema: { querystring: Query } }, async () => 'never')
+  t.same((await app.inject('/list?api-version=1.0')).json(), [1, 2], 'an arrow returning what it assigned')
+  t.match((await app.inject({ method: 'POST', url: '/big?api-version=1.0', payload: 'text', headers: { 'content-type': 'text/plain' } })).json(), { message: /requests\[0\]: its migrate returned a bigint as request\.body, which JSON cannot write/ })
+  t.match((await app.inject('/query?api-version=1.0')).json(), { message: /requests\[1\]: its migrate returned an array, where the request body it converts is an object/ }, 'a query string, an object of no prototype')
+  for (const [name, kind] of [['map', 'a Map'], ['date', 'a Date']]) {
+    mode = name
+    const res = await app.inject('/item?api-version=1.0')
+    t.equal(res.statusCode, 500)
+    t.match(res.json(), { code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: new RegExp(`the change of 2\\.0, responses\\[2\\]: its migrate returned ${kind}, where the response body it converts is an object`) })
+  }
+  const symbol = await app.inject('/symbol?api-version=1.0')
+  t.equal(symbol.statusCode, 500)
+  t.match(symbol.json(), { code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: /the change of 2\.0, responses\[1\]: its migrate left a symbol as response\.body, which JSON cannot write/ })
+})
+
 t.test('a converted error that its version\'s schema cannot write fails as a route of that schema does; a `default` schema serves errors too', async t => {
   const Problem = Type.Object({ code: Type.String(), message: Type.String() })
   const change = versionChange({
