@@ -147,8 +147,11 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
           if ((bits & unbound) !== 0) {
             outcome.served = version
             if (lastCount !== undefined) lastCount(req, outcome, version as ApiVersion)
+            return bits
           }
-          return bits
+          // Routes with other constraints only (a host): where none of them takes the request, the hidden route of
+          // its host does, with the version problem it is there. The router prefers them to it (see hiddenRoute).
+          return bits | fallback
         },
         set (value: readonly string[] | string, bits: number) {
           lastVersion = null

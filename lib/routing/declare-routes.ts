@@ -192,10 +192,11 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
     // The route's versions as it declares them: logs, metrics and media types name a version so.
     const { forms, texts } = formsOf(declaration)
     const logServed = options.logApiVersion ? hooks.logServed(bound, segment, forms) : null
-    // Other constraints (a host) may reject what the constraint store picks, so a route that has them, and its
-    // hidden route, set apiVersion themselves; a route also has a hook when the version goes into the log bindings.
+    // Other constraints (a host) may reject what the constraint store picks, so a route that has them sets
+    // apiVersion itself, and its hidden route says that what it takes is a problem; a route also has a hook when
+    // the version goes into the log bindings.
     const hook = bound || options.logApiVersion ? hooks.versioned(segment, bound, options.logApiVersion ? forms : null) : null
-    const hiddenHook = bound ? hooks.versioned(segment, true, null) : null
+    const hiddenHook = bound ? hooks.problemRead(segment) : null
     const answers = servesAll !== undefined
     const first = table.entry(methods[0], pathKey)
     // A route made by the versionChanges option makes its response its version's in the same hook.

@@ -109,8 +109,7 @@ export function createRouteHooks (parts: HookParts) {
 
   /**
    * For a versioned route that carries other constraints (a host), whose router node may reject a request the
-   * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`), the
-   * hidden route beside it included. Also where a versioned route's version goes into the log bindings (`logs`:
+   * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`). Also where a versioned route's version goes into the log bindings (`logs`:
    * the route's declared forms of its versions), for every later log line of the request; never the hidden
    * route's, which serves no version.
    */
@@ -119,6 +118,18 @@ export function createRouteHooks (parts: HookParts) {
       const outcome = reader.outcomeOf(request.raw, segment)
       if (setsVersion) outcome.served = outcome.version
       if (logs !== null && outcome.served !== null && !outcome.fallback) logVersion(request, outcome, logs.get(outcome.served.key) as string)
+      done()
+    }
+  }
+
+  /**
+   * The hidden route's, beside versioned routes that carry other constraints (a host): the router brings it a
+   * version they implement where none of them takes the request (another host's, see constraint.ts), which is a
+   * problem there, as a version no route implements is.
+   */
+  function problemRead (segment: PathSegment | null): onRequestHookHandler {
+    return function apiVersionProblemRead (request, reply, done) {
+      reader.outcomeOf(request.raw, segment).fallback = true
       done()
     }
   }
@@ -275,6 +286,7 @@ export function createRouteHooks (parts: HookParts) {
     versionHeaders,
     withSent: sentHook,
     versioned,
+    problemRead,
     logServed,
     neutral,
     neutralCheck,

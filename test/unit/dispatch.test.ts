@@ -501,6 +501,26 @@ t.test("get('') under a prefix takes what Fastify takes", async t => {
   t.equal((await plain.inject('/api/')).statusCode, 404, 'as Fastify itself')
 })
 
+t.test('a version served on another host only is unsupported on this one, where a route of the path serves', async t => {
+  const seen: unknown[] = []
+  const app = await build({ problemDetails: true }, app => {
+    app.get('/h', { apiVersions: '1.0', constraints: { host: 'a.example' }, onRequest: async request => { seen.push(request.apiVersion) } }, says('a host'))
+    app.get('/h', { apiVersions: '2.0', constraints: { host: 'b.example' } }, says('b host'))
+    app.get('/v:apiVersion/h', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host path'))
+    app.get('/v:apiVersion/h', { apiVersions: '2.0', constraints: { host: 'b.example' } }, says('b host path'))
+  })
+  const on = (host: string, url: string) => app.inject({ url, headers: { host } })
+  t.same((await on('a.example', '/h?api-version=1')).json(), { route: 'a host', version: '1' })
+  t.same((await on('b.example', '/h?api-version=2')).json(), { route: 'b host', version: '2' })
+  t.same((await on('a.example', '/h?api-version=2')).json(), problem('unsupported'), "b's version on a")
+  t.same(seen.map(String), ['1', 'null'], 'the problem serves no version to the hooks it runs')
+  t.same((await on('b.example', '/h?api-version=1')).json(), problem('unsupported'), "a's version on b")
+  t.same((await on('a.example', '/v2/h')).json(), problem('unsupported', 404), 'in the path')
+  t.same((await on('b.example', '/v2/h')).json(), { route: 'b host path', version: '2' })
+  t.equal((await on('c.example', '/h?api-version=2')).statusCode, 404, 'a host no route serves: as Fastify answers')
+  t.match((await on('c.example', '/h?api-version=2')).json(), { message: 'Route GET:/h?api-version=2 not found' })
+})
+
 t.test('a request that fails the other constraints of a route gets 404 whatever its version', async t => {
   const app = await build({ problemDetails: true, reportApiVersions: true }, app => {
     app.get('/a', { apiVersions: '1.0', constraints: { host: 'a.example' } }, says('a host'))
