@@ -7,6 +7,7 @@ import type { ApiVersionDocument } from './document.js'
 import type { Note } from './note.js'
 import { compareOperation, METHODS, PARAMETER, record, type Operation, type Side } from './operation-changes.js'
 import { MAX_DEPTH, TooDeep } from './too-deep.js'
+import { WEBHOOKS_EXTENSION } from '../util/webhooks-extension.js'
 
 /** One change of an operation, and its own verdict. */
 export interface OperationChange {
@@ -145,8 +146,7 @@ function operationsOf (side: Side, context: ChangesContext): Map<string, Operati
   }
   const keys = [...found.keys()].sort()
   // A receiver takes a webhook's payload as a client takes a response: compared as one, after the paths.
-  // An OpenAPI 3.0 document holds them as `x-webhooks` (see openapi/webhooks.ts).
-  const webhooks = side.document.webhooks ?? side.document['x-webhooks']
+  const webhooks = side.document.webhooks ?? side.document[WEBHOOKS_EXTENSION]
   for (const [name, item] of Object.entries(isObject(webhooks) ? webhooks : {})) {
     const post = isObject(item) && isObject(item.post) ? item.post : null
     if (post === null) continue

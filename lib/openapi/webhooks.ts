@@ -11,6 +11,7 @@ import { DATA_KEYWORDS } from '../util/data-keywords.js'
 import { SCHEMA_MAPS } from '../util/schema-maps.js'
 import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
+import { WEBHOOKS_EXTENSION } from '../util/webhooks-extension.js'
 
 /**
  * The webhooks of the plugin's `webhooks` option in a version's document: each one the version has (see
@@ -46,9 +47,6 @@ export function documentWebhooks (document: OpenApiDocument, version: ApiVersion
   }
   if (Object.keys(documented).length > 0) document[key] = documented
 }
-
-/** Where an OpenAPI 3.0 document holds webhooks: Redoc's extension. */
-export const WEBHOOKS_EXTENSION = 'x-webhooks'
 
 // A schema as a document holds it at `base` (a pointer into the document): plain JSON (TypeBox's symbols left out),
 // without `$id`, each `$ref` to a shared schema (`Customer#`, `Customer#/properties/id`) one to its component, as

@@ -1,5 +1,6 @@
 import { DATA_KEYWORDS } from './data-keywords.js'
 import { SCHEMA_MAPS } from './schema-maps.js'
+import { WEBHOOKS_EXTENSION } from './webhooks-extension.js'
 
 /**
  * What a key of an object holds, for a walk of schemas or documents: `data` (an example, a default, an enum: values,
@@ -21,4 +22,4 @@ export function kindIn (container: object, key: string, inMap: boolean): 'data' 
 // Besides the schemas' maps, a route's (its responses by status) and a document's: a status (`default`), a component,
 // a webhook, a header or a link may be named as a keyword of data is. (A route schema's `headers` is a schema, read
 // as a part, never by this key.)
-const MAPS: ReadonlySet<string> = new Set([...SCHEMA_MAPS, 'response', 'responses', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'callbacks', 'webhooks', 'x-webhooks', 'headers', 'encoding', 'links'])
+const MAPS: ReadonlySet<string> = new Set([...SCHEMA_MAPS, 'response', 'responses', 'schemas', 'parameters', 'requestBodies', 'pathItems', 'callbacks', 'webhooks', WEBHOOKS_EXTENSION, 'headers', 'encoding', 'links'])
