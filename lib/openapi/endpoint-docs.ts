@@ -1,4 +1,5 @@
 import type { ApiVersion } from '../api-version.js'
+import { movedEndpoints } from '../version-changes/endpoints.js'
 import type { EndpointDocs, EndpointRule } from '../version-changes/version-change.js'
 import type { VersionList } from '../version-changes/version-list.js'
 import type { OperationObject } from './parameters.js'
@@ -17,11 +18,9 @@ function indexOf (list: VersionList): ReadonlyMap<string, Instructions> {
     // keeps, at its URL, the deprecation and hiding its older URL had.
     for (const { version, changes } of [...list].reverse()) {
       const rules = changes.flatMap(change => change.endpoints)
-      for (const { methods, url, olderUrl } of rules) {
-        for (const method of olderUrl === null ? [] : methods) {
-          const kept = (found.get(`${method} ${olderUrl}`) ?? []).filter(({ rule }) => rule.kind === 'deprecated' || rule.kind === 'hidden')
-          found.set(`${method} ${url}`, [...found.get(`${method} ${url}`) ?? [], ...kept])
-        }
+      for (const [from, to] of movedEndpoints(rules)) {
+        const kept = (found.get(from) ?? []).filter(({ rule }) => rule.kind === 'deprecated' || rule.kind === 'hidden')
+        found.set(to, [...found.get(to) ?? [], ...kept])
       }
       const own = new Map<string, Array<Instructions[number]>>()
       for (const rule of rules) {

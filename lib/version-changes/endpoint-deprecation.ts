@@ -1,6 +1,7 @@
 import type { onSendHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { appendLink, formatDeprecation, formatLink } from '../util/policy-values.js'
+import { movedEndpoints } from './endpoints.js'
 import type { VersionList } from './version-list.js'
 
 /** The headers a deprecated endpoint's response sends: `Deprecation` and its `Link`, each null where not given. */
@@ -50,11 +51,9 @@ function indexOf (list: VersionList): ReadonlyMap<string, ReadonlyMap<string, Se
   // a version moves it to too.
   for (const { version, changes } of [...list].reverse()) {
     const rules = changes.flatMap(change => change.endpoints)
-    for (const { methods, url, olderUrl } of rules) {
-      for (const method of olderUrl === null ? [] : methods) {
-        const sent = last.get(`${method} ${olderUrl}`)
-        if (sent !== undefined) last.set(`${method} ${url}`, sent)
-      }
+    for (const [from, to] of movedEndpoints(rules)) {
+      const sent = last.get(from)
+      if (sent !== undefined) last.set(to, sent)
     }
     for (const rule of rules) {
       if (rule.deprecation === null) continue
