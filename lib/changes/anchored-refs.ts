@@ -4,6 +4,7 @@ import { isObject } from '../util/is-object.js'
 import { pointerToken } from '../util/json-pointer.js'
 import { kindIn } from '../util/key-kind.js'
 import { pathOf, type WalkPlace } from '../util/place-path.js'
+import { namesOwnPlace } from '../util/names-own-place.js'
 
 /** A document with its refs anchored (see anchored), and the refs into itself that still name nothing in it. */
 export interface Anchored {
@@ -109,6 +110,6 @@ function walk (document: OpenApiDocument): { rewrites: Rewrite[], dangling: stri
 
 // The ref written from the document's root, where it names a place of its schema (which the document does not).
 function anchor (ref: string, root: Place): string | null {
-  if (ref !== '#' && (!ref.startsWith('#/') || pointerTarget(root.value, ref) === undefined)) return null
+  if (!namesOwnPlace(root.value, ref)) return null
   return `#/${pathOf(root).map(pointerToken).join('/')}${ref.slice(1)}`
 }

@@ -1,8 +1,9 @@
 import { isObject } from '../util/is-object.js'
-import { pointer, pointerToken } from '../util/json-pointer.js'
+import { pointerToken } from '../util/json-pointer.js'
 import { withMappedRefs } from '../util/discriminator-mapping.js'
 import { keyKind } from '../util/key-kind.js'
 import { someNode } from '../util/schema-nodes.js'
+import { namesOwnPlace } from '../util/names-own-place.js'
 
 const REF = '#/definitions/'
 
@@ -112,10 +113,6 @@ interface Scope { readonly node: Record<string, unknown>, readonly path: readonl
 function rooted (ref: string, base: Scope | null): string {
   const local = ref.startsWith(REF) ? `#/$defs/${ref.slice(REF.length)}` : ref
   return base === null || !namesOwnPlace(base.node, ref) ? local : `#/${base.path.map(pointerToken).join('/')}${local.slice(1)}`
-}
-
-function namesOwnPlace (schema: Record<string, unknown>, ref: string): boolean {
-  return ref === '#' || (ref.startsWith('#/') && pointer(schema, ref.slice(1)) !== undefined)
 }
 
 // Whether a ref of the root names the subschema by its `$id` (`B`, `B#/...`), which, left out, would name nothing.
