@@ -3,6 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
 import { kPrefixRootOf } from '../routing/prefix-root.js'
+import { endpointUrlOf } from '../routing/endpoint-url.js'
 import { kOlderUrlParams, withOlderParams, type ParamRenames } from '../routing/older-url-params.js'
 import { withOwnDefinitions } from './own-definitions.js'
 import { isObject } from '../util/is-object.js'
@@ -34,7 +35,10 @@ export interface CollectedRoute {
   readonly declaration: DeclarationState
   /** Fastify validates some part of its requests (body, querystring, params, headers) and can answer 400 for it. */
   readonly validates: boolean
-  /** Its URL as declared, prefix included (what the `versionChanges` option's endpoint instructions name). */
+  /**
+   * Its URL as declared, prefix included, or, at an older URL of a `versionChanges` route, that route's (what the
+   * option's endpoint instructions name).
+   */
   readonly url: string
 }
 
@@ -85,7 +89,7 @@ export class RouteCollector {
         declaration: declaration ?? PLAIN,
         // With attachValidation the handler gets the error instead: Fastify answers no 400 of its own.
         validates: route.attachValidation !== true && VALIDATED.some(part => (route.schema as Record<string, unknown> | undefined)?.[part] != null),
-        url: declaration === undefined ? route.url : declaration.url
+        url: declaration === undefined ? route.url : endpointUrlOf(route, declaration.url)
       }) - 1
       this.indexes.set(route, index)
     }

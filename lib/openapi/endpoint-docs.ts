@@ -1,5 +1,5 @@
 import type { ApiVersion } from '../api-version.js'
-import { movedEndpoints } from '../version-changes/endpoints.js'
+import { endpointName } from '../version-changes/endpoint-names.js'
 import type { EndpointDocs, EndpointRule } from '../version-changes/version-change.js'
 import type { VersionList } from '../version-changes/version-list.js'
 import type { OperationObject } from './parameters.js'
@@ -7,31 +7,24 @@ import type { OperationObject } from './parameters.js'
 /** An endpoint's documentation instructions, each with the version that made it, newest first. */
 type Instructions = ReadonlyArray<{ readonly version: ApiVersion, readonly rule: EndpointRule }>
 
-// The documentation instructions of a list, by endpoint (`GET /orders/:id`): found once a list.
+// The documentation instructions of a list, by endpoint (`GET /orders/:id`, by its name, see endpoint-names.ts):
+// found once a list.
 const indexes = new WeakMap<VersionList, ReadonlyMap<string, Instructions>>()
 
 function indexOf (list: VersionList): ReadonlyMap<string, Instructions> {
   let index = indexes.get(list)
   if (index === undefined) {
-    const found = new Map<string, Instructions>()
-    // Oldest first, each version's put before the older ones': an endpoint a version moves (`changed: { url }`)
-    // keeps, at its URL, the deprecation and hiding its older URL had.
-    for (const { version, changes } of [...list].reverse()) {
-      const rules = changes.flatMap(change => change.endpoints)
-      for (const [from, to] of movedEndpoints(rules)) {
-        const kept = (found.get(from) ?? []).filter(({ rule }) => rule.kind === 'deprecated' || rule.kind === 'hidden')
-        found.set(to, [...found.get(to) ?? [], ...kept])
-      }
-      const own = new Map<string, Array<Instructions[number]>>()
-      for (const rule of rules) {
+    const found = new Map<string, Array<Instructions[number]>>()
+    // Newest first.
+    list.forEach(({ version, changes }, k) => {
+      for (const rule of changes.flatMap(change => change.endpoints)) {
         if (rule.kind === 'added' || rule.kind === 'removed') continue
         for (const method of rule.methods) {
-          const key = `${method} ${rule.url}`
-          own.set(key, [...own.get(key) ?? [], { version, rule }])
+          const key = endpointName(list, k, `${method} ${rule.url}`)
+          found.set(key, [...found.get(key) ?? [], { version, rule }])
         }
       }
-      for (const [key, instructions] of own) found.set(key, [...instructions, ...found.get(key) ?? []])
-    }
+    })
     indexes.set(list, index = found)
   }
   return index

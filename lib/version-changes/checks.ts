@@ -12,6 +12,7 @@ import type { VersionList } from './version-list.js'
 import type { Webhooks } from './webhooks.js'
 import { versionsOfWebhook } from './endpoints.js'
 import { stepsOf } from './version-steps.js'
+import { endpointName } from './endpoint-names.js'
 
 /**
  * Once every route is declared: each instruction that names a route or an endpoint names one that a
@@ -31,7 +32,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
   list.forEach(({ changes }, k) => {
     for (const change of changes) {
       for (const rule of [...change.requests, ...change.responses]) {
-        if (rule.route !== null && !routes.has(rule.route)) {
+        if (rule.route !== null && !routes.has(endpointName(list, k, rule.route))) {
           throw coded(new Error(`${where(k, rule.at)}, names the route ${rule.route}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
         }
       }
@@ -46,7 +47,7 @@ export function checkInstructions (list: VersionList, declared: ChangingRoutes, 
         }
       }
       for (const rule of change.endpoints) {
-        const missing = rule.methods.filter(method => !routes.has(`${method} ${rule.url}`))
+        const missing = rule.methods.filter(method => !routes.has(endpointName(list, k, `${method} ${rule.url}`)))
         if (missing.length > 0) {
           throw coded(new Error(`${where(k, rule.at)}, names the endpoint ${missing.join(',')} ${rule.url}, which no route declared with versionChanges: true is; name it as declared, method and URL with its prefix (${[...routes].join(', ') || 'none is declared'})`), 'FST_API_VERSIONING_INVALID_OPTION')
         }

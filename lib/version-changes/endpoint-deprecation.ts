@@ -1,7 +1,7 @@
 import type { onSendHookHandler } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import { appendLink, formatDeprecation, formatLink } from '../util/policy-values.js'
-import { movedEndpoints } from './endpoints.js'
+import { endpointName } from './endpoint-names.js'
 import type { VersionList } from './version-list.js'
 
 /** The headers a deprecated endpoint's response sends: `Deprecation` and its `Link`, each null where not given. */
@@ -38,8 +38,9 @@ export function endpointDeprecation (list: VersionList, methods: readonly string
   }
 }
 
-// What each endpoint (`DELETE /orders/:id`) sends in each version (by key) from its deprecation on, of the closest
-// change at or before the version that says: found once a list, as a thousand routes ask.
+// What each endpoint (`DELETE /orders/:id`, by its name, see endpoint-names.ts) sends in each version (by key) from
+// its deprecation on, of the closest change at or before the version that says: found once a list, as a thousand
+// routes ask.
 const indexes = new WeakMap<VersionList, ReadonlyMap<string, ReadonlyMap<string, Sent>>>()
 
 function indexOf (list: VersionList): ReadonlyMap<string, ReadonlyMap<string, Sent>> {
@@ -47,23 +48,17 @@ function indexOf (list: VersionList): ReadonlyMap<string, ReadonlyMap<string, Se
   if (index !== undefined) return index
   const found = new Map<string, Map<string, Sent>>()
   const last = new Map<string, Sent>()
-  // Oldest first: each endpoint's latest deprecation so far holds for the version and the ones after it, at the URL
-  // a version moves it to too.
-  for (const { version, changes } of [...list].reverse()) {
-    const rules = changes.flatMap(change => change.endpoints)
-    for (const [from, to] of movedEndpoints(rules)) {
-      const sent = last.get(from)
-      if (sent !== undefined) last.set(to, sent)
-    }
-    for (const rule of rules) {
+  // Oldest first: each endpoint's latest deprecation so far holds for the version and the ones after it.
+  for (let k = list.length - 1; k >= 0; k--) {
+    for (const rule of list[k].changes.flatMap(change => change.endpoints)) {
       if (rule.deprecation === null) continue
       const { date, link } = rule.deprecation
-      for (const method of rule.methods) last.set(`${method} ${rule.url}`, { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) })
+      for (const method of rule.methods) last.set(endpointName(list, k, `${method} ${rule.url}`), { deprecation: date === null ? null : formatDeprecation(date.getTime()), link: link === null ? null : formatLink(link) })
     }
     for (const [key, sent] of last) {
       let byVersion = found.get(key)
       if (byVersion === undefined) found.set(key, byVersion = new Map())
-      byVersion.set(version.key, sent)
+      byVersion.set(list[k].version.key, sent)
     }
   }
   indexes.set(list, index = found)

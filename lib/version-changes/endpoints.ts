@@ -27,14 +27,6 @@ export function versionsOfEndpoint (list: VersionList, method: string, url: stri
   return existence(list, `${method} ${url}`, events)
 }
 
-/**
- * The endpoints (`GET /orders/:id`) a version's endpoint instructions move (`changed: { url }`): each endpoint at its
- * older URL, and at the URL it moved to, which keeps what the older one had (its deprecation, its hiding).
- */
-export function movedEndpoints (rules: readonly EndpointRule[]): ReadonlyArray<readonly [from: string, to: string]> {
-  return rules.flatMap(({ methods, url, olderUrl }) => olderUrl === null ? [] : methods.map(method => [`${method} ${olderUrl}`, `${method} ${url}`] as const))
-}
-
 /** An endpoint instruction of the list, with the index of the version whose change gives it. */
 export interface ListedEndpointRule {
   readonly index: number

@@ -7,6 +7,7 @@ import type { Webhooks } from './webhooks.js'
 import { endpointDeprecation } from './endpoint-deprecation.js'
 import { declareOlderUrl, olderUrlRoutes } from './older-url.js'
 import { append } from '../routing/hook-lists.js'
+import { endpointUrlOf } from '../routing/endpoint-url.js'
 
 // Set on a route as declared once what its endpoint instructions make of it is made: the routes of its older URLs
 // (see olderUrlRoutes) and the hook of its deprecations (see endpointDeprecation). A route of several methods that
@@ -40,7 +41,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
         // Of the route as declared; then the hook, before the route is expanded, so that every route made of it has it.
         const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
         const older = olderUrlRoutes(route, methods, list)
-        Object.assign(route, { [kEndpointMade]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, route.url)) })
+        Object.assign(route, { [kEndpointMade]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, endpointUrlOf(route, route.url))) })
         for (const made of older) declareOlderUrl(instance, made)
       }
       expandRoute(instance, route, list, changing, { queryNames, allow, answersOwn })

@@ -28,6 +28,7 @@ import { only, stepsOf, type StatusChange, type VersionStep } from './version-st
 import { sameShape } from './schema-identity.js'
 import { markSharedCopies } from './shared-copies.js'
 import type { ListedVersion, VersionList } from './version-list.js'
+import { endpointUrlOf } from '../routing/endpoint-url.js'
 
 // Route options a versionChanges route takes from its list instead.
 const DECLARING = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
@@ -122,8 +123,10 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   own[OPTION] = undefined
   Object.assign(route, { [kMadeByChanges]: true })
   const method = methods[0]
-  // A HEAD route answers for its GET route unless an instruction names HEAD itself.
-  const keys = method === 'HEAD' ? [`HEAD ${route.url}`, `GET ${getUrlOfHead(route)}`] : [`${method} ${route.url}`]
+  // A HEAD route answers for its GET route unless an instruction names HEAD itself. A route at an older URL of its
+  // endpoint answers to the endpoint's name (see endpoint-names.ts).
+  const endpoint = endpointUrlOf(route, route.url)
+  const keys = method === 'HEAD' ? [`HEAD ${endpoint}`, `GET ${endpoint === route.url ? getUrlOfHead(route) : endpoint}`] : [`${method} ${endpoint}`]
   for (const key of keys) declared.names.add(key)
   const exists = versionsOfEndpoint(list, method, route.url)
   if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))

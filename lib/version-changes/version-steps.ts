@@ -1,4 +1,5 @@
 import type { EndpointRule, EnumRule, FieldRule, MigrationRule, RequestToMigrate, ResponseRule, ResponseToMigrate } from './version-change.js'
+import { endpointName } from './endpoint-names.js'
 import type { VersionList } from './version-list.js'
 
 /** The field rules of one version (all its changes), as the older schemas are derived from the newer ones. */
@@ -32,18 +33,23 @@ const steps = new WeakMap<VersionList, readonly VersionStep[]>()
 export function stepsOf (list: VersionList): readonly VersionStep[] {
   let known = steps.get(list)
   if (known === undefined) {
-    known = list.map(({ text, changes }) => {
+    known = list.map(({ text, changes }, k) => {
       const rules = changes.flatMap(change => change.fields)
-      const statuses = changes.flatMap(change => change.endpoints).flatMap(statusChanges)
+      // Routes by the endpoint's name as its routes know it, whatever URL of its time an instruction gives.
+      const named = <R extends { readonly route: string | null }>(rule: R): R => {
+        const route = rule.route === null ? null : endpointName(list, k, rule.route)
+        return route === rule.route ? rule : Object.freeze({ ...rule, route })
+      }
+      const statuses = changes.flatMap(change => change.endpoints).flatMap(statusChanges).map(named)
       return {
         version: text,
         rules,
         automatic: rules.filter(rule => rule.kind === 'renamed' || rule.kind === 'added'),
         removed: rules.filter(rule => rule.kind === 'removed'),
         changed: rules.filter(rule => rule.kind === 'changed'),
-        requests: changes.flatMap(change => change.requests),
+        requests: changes.flatMap(change => change.requests).map(named),
         // A success status older versions answered otherwise: a response migration of the route, after the version's own.
-        responses: [...changes.flatMap(change => change.responses), ...statuses.map(statusRule)],
+        responses: [...changes.flatMap(change => change.responses).map(named), ...statuses.map(statusRule)],
         statuses,
         enums: changes.flatMap(change => change.enums)
       }

@@ -135,3 +135,56 @@ t.test('a chain of moves: each version at the URL it had', async t => {
   t.same(await Promise.all(['/orders/1?api-version=3.0', '/bills/2?api-version=2.0', '/invoices/3?api-version=1.0'].map(status)), [{ id: '1' }, { id: '2' }, { id: '3' }])
   t.same(await Promise.all(['/orders/1?api-version=2.0', '/bills/2?api-version=1.0', '/bills/2?api-version=3.0', '/invoices/3?api-version=2.0'].map(status)), [400, 400, 400, 400])
 })
+
+t.test("a moved endpoint's other instructions and route migrations, named as declared or by the URL of their time, run at each of its older URLs", async t => {
+  // 3.0 moved orders from /bills (2.0), which 2.0 had moved from /invoices; 2.0 answered 200 (now 201), sent a count as text, got a legacy flag.
+  async function service (older: string, newer: string) {
+    const seen: unknown[] = []
+    const app = Fastify()
+    await app.register(apiVersioning, {
+      versionChanges: [
+        {
+          version: '3.0',
+          changes: [versionChange({
+            description: 'Orders are placed at /orders, answered 201, with a count of a number.',
+            endpoints: [{ method: 'POST', url: '/orders', changed: { url: '/bills' } }, { method: 'POST', url: newer, changed: { status: 200, summary: 'Place a bill' } }],
+            requests: [{ route: `POST ${newer}`, migrate: request => { (request.body as { count: unknown }).count = Number((request.body as { count: unknown }).count) } }],
+            responses: [{ route: `POST ${newer}`, migrate: response => { (response.body as { legacy?: boolean }).legacy = true } }]
+          })]
+        },
+        {
+          version: '2.0',
+          changes: [versionChange({
+            description: 'Bills.',
+            endpoints: [{ method: 'POST', url: '/bills', changed: { url: '/invoices' } }, { method: 'POST', url: older, changed: { summary: 'Place an invoice' } }, { method: 'POST', url: older, deprecated: { link: 'https://example.com/bills' } }],
+            responses: [{ route: `POST ${older}`, migrate: response => { (response.body as { old?: boolean }).old = true } }]
+          })]
+        },
+        { version: '1.0' }
+      ]
+    })
+    await app.register(apiVersioningOpenApi, {})
+    app.post('/orders', { versionChanges: true, schema: { summary: 'Place an order', response: { 201: Type.Object({ count: Type.Number() }, { additionalProperties: true }) } } }, async (request, reply) => {
+      seen.push(request.body)
+      return reply.code(201).send({ count: (request.body as { count: number }).count })
+    })
+    await app.ready()
+    const post = async (url: string, version: string, count: unknown) => {
+      const reply = await app.inject({ method: 'POST', url: `${url}?api-version=${version}`, payload: { count } })
+      return [reply.statusCode, reply.json(), reply.headers.link ?? null]
+    }
+    return { app, post, seen }
+  }
+  for (const [form, older, newer] of [['as declared', '/orders', '/orders'], ['by the URL of their time', '/invoices', '/bills']]) {
+    const { app, post, seen } = await service(older, newer)
+    const link = '<https://example.com/bills>; rel="deprecation"'
+    t.same(await post('/orders', '3.0', 5), [201, { count: 5 }, link], form)
+    t.same(await post('/bills', '2.0', '5'), [200, { count: 5, legacy: true }, link], `${form}: 2.0 at /bills`)
+    t.same(await post('/invoices', '1.0', '5'), [200, { count: 5, legacy: true, old: true }, null], `${form}: 1.0 at /invoices`)
+    t.same(seen, [{ count: 5 }, { count: 5 }, { count: 5 }], `${form}: the handler gets the newest's body`)
+    const summaries = ['3.0', '2.0', '1.0'].map(version => Object.values(operations(documentOf(app, version))).map(operation => [operation.summary, operation.deprecated ?? false, Object.keys(operation.responses).filter(status => status.startsWith('2'))]))
+    t.same(summaries, [[['Place an order', true, ['201']]], [['Place a bill', true, ['200']]], [['Place an invoice', false, ['200']]]], `${form}: each version's document`)
+  }
+  // An instruction naming a URL the endpoint had in neither version of its change names no endpoint.
+  await t.rejects(service('/invoices', '/invoices'), /the change of 3\.0, requests\[0\], names the route POST \/invoices, which no route declared with versionChanges: true is/)
+})

@@ -1,0 +1,11 @@
+/**
+ * On the options of a route that serves a `versionChanges` route at an older URL (version-changes/older-url.ts):
+ * the URL of the endpoint it serves, as its route declares it, by which the instructions of every version name the
+ * endpoint (see version-changes/endpoint-names.ts). A registry symbol: the openapi entry's build reads it.
+ */
+export const kEndpointUrl = Symbol.for('fastify-api-versioning.endpointUrl')
+
+/** The URL of the endpoint a route (its options) serves, as declared: its own `url`, unless it serves it at an older URL. */
+export function endpointUrlOf (route: object, url: string): string {
+  return (route as { [kEndpointUrl]?: string })[kEndpointUrl] ?? url
+}
