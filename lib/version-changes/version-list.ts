@@ -3,6 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { rulesOf, type ChangeRules, type VersionChange } from './version-change.js'
+import { checkEndpointClashes } from './endpoint-clashes.js'
 
 /** An entry of the `versionChanges` plugin option. */
 export interface VersionChangesEntry {
@@ -66,5 +67,6 @@ export function resolveVersionList (value: unknown): VersionList | null {
   }
   const first = list[list.length - 1]
   if (first.changes.length > 0) fail(`[${list.length - 1}]: ${first.text} is the first version: there is no version before it to change from, so it has no changes`)
+  checkEndpointClashes(list)
   return Object.freeze(list)
 }

@@ -25,6 +25,19 @@ t.test('the versions an endpoint exists in, from its instructions', async t => {
   for (const [byVersion, expected, label] of rows) t.same(versionsOfEndpoint(list(byVersion), 'GET', '/orders/:id'), expected, label)
 })
 
+t.test("one version's instructions for an endpoint that contradict each other, or say one thing twice, fail at once, naming them", async t => {
+  const get = { method: 'GET', url: '/audit' }
+  const rows: Array<[EndpointInstruction[], RegExp]> = [
+    [[{ ...get, hidden: true }, { ...get, removed: true }], /the change of 3\.0, endpoints\[0\], says GET \/audit is hidden from 3\.0 on, but endpoints\[1\] removes it from 3\.0 on, where no document has it: give one of them/],
+    [[{ ...get, removed: true }, { ...get, deprecated: true }], /endpoints\[1\], says GET \/audit is deprecated from 3\.0 on, but endpoints\[0\] removes it/],
+    [[{ ...get, changed: { url: '/old' } }, { method: ['post', 'GET'], url: '/audit', changed: { url: '/older' } }], /endpoints\[1\], says the older URL of GET \/audit again \(endpoints\[0\] says it\): a version says it once; give one instruction/],
+    [[{ ...get, changed: { summary: 'A' } }, { ...get, changed: { summary: 'B', status: 200 } }], /endpoints\[1\], says the older summary of GET \/audit again/],
+    [[{ ...get, deprecated: true }, { ...get, deprecated: { link: 'https://example.com' } }], /endpoints\[1\], says GET \/audit is deprecated again/]
+  ]
+  for (const [endpoints, message] of rows) t.throws(() => list({ '3.0': endpoints }), { code: 'FST_API_VERSIONING_INVALID_OPTION', message })
+  t.ok(list({ '3.0': [{ ...get, changed: { summary: 'A' } }, { ...get, changed: { status: 200 } }, { ...get, deprecated: true }, { method: 'POST', url: '/audit', removed: true }] }), 'each said once, of one endpoint or another')
+})
+
 t.test('an instruction that says what is so already fails, naming it', async t => {
   const get = { method: 'GET', url: '/a' }
   t.throws(() => versionsOfEndpoint(list({ '2.0': [{ ...get, added: true }], '3.0': [{ ...get, added: true }] }), 'GET', '/a'),
