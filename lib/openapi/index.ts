@@ -26,6 +26,7 @@ import { toYaml } from './yaml.js'
 import { warnDangling } from './dangling-warning.js'
 import { coded } from '../errors.js'
 import { FASTIFY_RANGE } from '../fastify-range.js'
+import { isComponentName } from '../util/component-name.js'
 
 export type { ApiVersionChanges, OperationChange, OperationChanges } from '../changes/compare-versions.js'
 export type { RouteTransform, RouteTransformArgs } from './collect.js'
@@ -44,7 +45,6 @@ declare module 'fastify' {
 
 // The decorator of the plugin's own @fastify/swagger registration: a symbol, so the app can have its own.
 const kSwagger = Symbol('fastify-api-versioning.openapi.swagger')
-const COMPONENT_NAME = /^[\w.-]+$/
 const hidden = { hide: true } as FastifySchema
 
 interface Served {
@@ -90,7 +90,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     // Shared schemas keep their $id as their component's name, where it can be one.
     refResolver: {
       buildLocalReference (json: Record<string, unknown>, _base: unknown, _fragment: string, i: number): string {
-        if (typeof json.$id === 'string' && COMPONENT_NAME.test(json.$id)) return json.$id
+        if (typeof json.$id === 'string' && isComponentName(json.$id)) return json.$id
         if (json.title === undefined && typeof json.$id === 'string') json.title = json.$id
         return `def-${i}`
       }

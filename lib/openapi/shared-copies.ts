@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from '../changes/document.js'
 import { SHARED_COPY } from '../version-changes/shared-copies.js'
 import { SCHEMA_REF } from './component-ref.js'
+import { isComponentName } from '../util/component-name.js'
 
 /**
  * A version's document with each copy of a shared schema its routes hold (marked, see markSharedCopies) made the
@@ -14,10 +15,12 @@ export function hoistSharedCopies (document: OpenApiDocument): void {
     if (typeof value !== 'object' || value === null) return value
     const node = value as Record<string, unknown>
     const comment = node.$comment
-    const name = typeof comment === 'string' && comment.startsWith(SHARED_COPY) ? comment.slice(SHARED_COPY.length) : null
+    const copy = typeof comment === 'string' && comment.startsWith(SHARED_COPY)
     const visited: Record<string, unknown> = {}
-    for (const [key, child] of Object.entries(node)) if (key !== '$comment' || name === null) visited[key] = visit(child)
-    if (name === null) return visited
+    for (const [key, child] of Object.entries(node)) if (key !== '$comment' || !copy) visited[key] = visit(child)
+    // A schema whose `$id` names no component (a URL) is one the newest document numbers: its copy stays in place.
+    const name = copy ? comment.slice(SHARED_COPY.length) : ''
+    if (!isComponentName(name)) return visited
     if (!hoisted.has(name)) hoisted.set(name, visited)
     return { $ref: SCHEMA_REF + name }
   }

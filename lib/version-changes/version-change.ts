@@ -5,6 +5,7 @@ import { isCodeSchema } from '../util/code-schema.js'
 import { isObject } from '../util/is-object.js'
 import { readDeprecation, type Deprecation, type DeprecationPolicyOption } from '../util/policy-values.js'
 import { isAppliedTo } from './applied.js'
+import { isComponentName } from '../util/component-name.js'
 
 /**
  * A schema as an instruction names it: the schema object itself, wherever a route's schemas hold it (TypeBox
@@ -249,7 +250,6 @@ export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
 const RULES = Symbol.for('fastify-api-versioning.versionChange')
 const KEYS = new Set(['description', 'endpoints', 'enums', 'fields', 'requests', 'responses', 'schemas', 'webhooks'])
 // What OpenAPI allows a component's name to be.
-const COMPONENT_NAME = /^[a-zA-Z0-9._-]+$/
 const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
 const ROUTE = /^([A-Za-z]+) (\/\S*)$/
 
@@ -420,7 +420,7 @@ function schemaName (given: unknown, i: number): SchemaNameRule {
   knownKeys(given, ['schema', 'renamedFrom'], at)
   const { id } = target(given.schema, at)
   if (id === null) fail(`${at}.schema has no $id: a document names a shared schema (app.addSchema) by its $id, so name it by that, or give the object its $id`)
-  if (typeof given.renamedFrom !== 'string' || !COMPONENT_NAME.test(given.renamedFrom)) fail(`${at}.renamedFrom must be the name older versions' documents give the schema: letters, digits, '.', '_' and '-' (got ${messageOf(given.renamedFrom)})`)
+  if (typeof given.renamedFrom !== 'string' || !isComponentName(given.renamedFrom)) fail(`${at}.renamedFrom must be the name older versions' documents give the schema: letters, digits, '.', '_' and '-' (got ${messageOf(given.renamedFrom)})`)
   if (given.renamedFrom === id) fail(`${at}.renamedFrom is the schema's own name, ${JSON.stringify(id)}: nothing was renamed`)
   return Object.freeze({ id, renamedFrom: given.renamedFrom, at })
 }

@@ -167,6 +167,23 @@ t.test("a shared schema's name in older versions' documents: its component (of t
   t.match(documentOf(swapped, '1.0').components?.schemas?.Line, { properties: { total: {} } }, "Order's shape, named Line")
 })
 
+t.test("a shared schema whose $id is no component name (a URL): older versions' documents hold its shape where it is, and its changes are read", async t => {
+  for (const $id of ['http://example.com/money.json', 'schemas/money']) {
+    const Money = { $id, type: 'object', required: ['amount', 'currency'], properties: { amount: { type: 'number' }, currency: { type: 'string' } } }
+    const app = Fastify()
+    app.addSchema(Money)
+    await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'Money has a currency.', fields: [{ schema: Money, field: 'currency', added: true }] })] }, { version: '1.0' }] })
+    await app.register(apiVersioningOpenApi, {})
+    app.get('/price', { versionChanges: true, schema: { response: { 200: { $ref: `${$id}#` } } } }, async () => ({ amount: 1, currency: 'EUR' }))
+    await app.ready()
+    t.same(await allProblems(app), [], $id)
+    const response = operations(documentOf(app, '1.0'))['GET /price'].responses['200'].content['application/json'].schema
+    t.same(Object.keys(response.properties), ['amount'], `${$id}: 1.0's shape, in place`)
+    t.same(app.apiVersionChanges()[0].changed.map(change => change.changes), [['response 200: required property `currency` added']], $id)
+    t.same((await app.inject('/price?api-version=1.0')).json(), { amount: 1 })
+  }
+})
+
 t.test('an endpoint hidden from a version on: served, but in no document of it or later, and no change removed it', async t => {
   const app = Fastify()
   const hide = versionChange({ description: 'Exports are internal.', endpoints: [{ method: ['GET', 'POST'], url: '/api/v:apiVersion/exports/:id', hidden: true }] })
