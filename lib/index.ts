@@ -31,6 +31,7 @@ import { changeVersions, kChangeVersions } from './version-changes/applied.js'
 import { valueConverter, type ConvertToApiVersionOptions } from './version-changes/convert-value.js'
 import { createRouteChanges } from './version-changes/route-changes.js'
 import { sharedSchemasOf } from './version-changes/shared-ref.js'
+import { warnAtStartUp } from './util/start-up-warning.js'
 
 export { ApiVersion } from './api-version.js'
 export type { ApiVersioningErrorCode } from './errors.js'
@@ -107,7 +108,7 @@ type Done = (err?: Error) => void
 function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersioningOptions, done: Done): void {
   let options: ResolvedOptions
   try {
-    options = resolveOptions(rawOptions, message => fastify.log.warn(message))
+    options = resolveOptions(rawOptions, message => warnAtStartUp(fastify.log, message))
   } catch (error) {
     return done(error as Error)
   }
@@ -122,7 +123,7 @@ function apiVersioningPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
 function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Telemetry | null, done: Done): void {
   const errorObjects = (fastify as unknown as Record<symbol, ErrorObjectsConfig | undefined>)[kErrorObjects] ?? null
   const problems = createProblemSet(options.problemTypeBase, options.unsupportedApiVersionStatusCode)
-  const writing = createProblemWriting(options, errorObjects, problems, message => fastify.log.warn(message))
+  const writing = createProblemWriting(options, errorObjects, problems, message => warnAtStartUp(fastify.log, message))
   const lifecycle = createLifecycle(options, fastify.log)
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName), semicolonDelimits(fastify.initialConfig))
   const table = new RouteTable()

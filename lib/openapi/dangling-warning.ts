@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { anchored } from '../changes/anchored-refs.js'
 import type { ApiVersionDocument } from '../changes/document.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 /**
  * Says which documents refer to what they do not have (a type provider's components left out): OpenAPI tools cannot
@@ -11,6 +12,6 @@ export function warnDangling (log: FastifyBaseLogger, documents: readonly ApiVer
   for (const { version, document } of documents) {
     const { dangling } = anchored(document)
     if (dangling.length === 0) continue
-    log.warn({ code: 'FST_API_VERSIONING_OPENAPI_DANGLING_REF' }, `fastify-api-versioning/openapi: the document of ${version} refers to ${dangling.join(', ')}, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`)
+    warnAtStartUp(log, `fastify-api-versioning/openapi: the document of ${version} refers to ${dangling.join(', ')}, which it does not have: OpenAPI tools cannot resolve them, and the changes between versions read them as any value; add the components they name (with fastify-type-provider-zod, give its jsonSchemaTransformObject as the transformObject option)`, 'FST_API_VERSIONING_OPENAPI_DANGLING_REF')
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { routesSoFar } from '../routing/routes-so-far.js'
 import { coded } from '../errors.js'
 import type { ApiVersioningState } from '../state.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 // apiVersioning's hidden routes, one per versioned method and path.
 const HIDDEN = '"apiVersion":"(version problems)"'
@@ -23,7 +24,7 @@ export function checkOrder (fastify: FastifyInstance, state: ApiVersioningState)
   const neutral = new Set(state.routes.filter(route => route.declaration.kind === 'neutral').flatMap(route => route.names))
   const missedNeutral = missed.filter(route => neutral.has(route.name))
   if (missedNeutral.length === 0) return
-  fastify.log.warn(`fastify-api-versioning/openapi: version-neutral routes were declared before it was registered, so no document has them: ${names(missedNeutral)}; to document them, declare them after it (await app.register(apiVersioningOpenApi, ...) before the routes); routes that declare no versions are never warned of`)
+  warnAtStartUp(fastify.log, `fastify-api-versioning/openapi: version-neutral routes were declared before it was registered, so no document has them: ${names(missedNeutral)}; to document them, declare them after it (await app.register(apiVersioningOpenApi, ...) before the routes); routes that declare no versions are never warned of`)
 }
 
 // Each route so far as `METHOD /path`, but apiVersioning's hidden routes and the HEAD routes Fastify adds for GET.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { kDeclaration, type DeclarationState } from '../routing/declaration-state.js'
 import type { ApiVersioningState } from '../state.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 /**
  * Warns, once the app is ready, of the versioned and version-neutral routes this plugin cannot see: declared in
@@ -26,6 +27,6 @@ export function checkReach (fastify: FastifyInstance, state: ApiVersioningState)
     if (unseen.length === 0) return
     // One name per method and path, whatever other constraints (a host) split it; not the HEAD route of a GET.
     const names = [...new Set(unseen)].filter(name => !name.startsWith('HEAD ') || !unseen.includes('GET ' + name.slice(5)))
-    fastify.log.warn({ code: 'FST_API_VERSIONING_OPENAPI_SCOPE' }, `fastify-api-versioning/openapi: routes were declared where it cannot see them (in a plugin beside the one it was registered in, or outside it), so no document has them: ${names.join(', ')}; register it at the root, right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes (give a route schema: { hide: true } to leave it out of the documents)`)
+    warnAtStartUp(fastify.log, `fastify-api-versioning/openapi: routes were declared where it cannot see them (in a plugin beside the one it was registered in, or outside it), so no document has them: ${names.join(', ')}; register it at the root, right after apiVersioning and before the routes: await app.register(apiVersioning, ...); await app.register(apiVersioningOpenApi, ...); then declare the routes (give a route schema: { hide: true } to leave it out of the documents)`, 'FST_API_VERSIONING_OPENAPI_SCOPE')
   })
 }

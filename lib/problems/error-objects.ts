@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import { FASTIFY_RANGE } from '../fastify-range.js'
 import { trustWriter, type ProblemWriter } from './writers.js'
 import { coded } from '../errors.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 export interface ErrorObjectsOptions {
   /** Also write every other error response of the app (thrown errors, 404s) as an error object. Default false. */
@@ -37,7 +38,7 @@ function errorObjectsPlugin (fastify: FastifyInstance, options: ErrorObjectsOpti
     return done(coded(new TypeError('fastify-api-versioning errorObjects: allErrors must be a boolean'), 'FST_API_VERSIONING_INVALID_OPTION'))
   }
   if (kApiVersioning in fastify) {
-    fastify.log.warn('fastify-api-versioning: errorObjects was registered after apiVersioning, so it is not selected; register it before apiVersioning')
+    warnAtStartUp(fastify.log, 'fastify-api-versioning: errorObjects was registered after apiVersioning, so it is not selected; register it before apiVersioning')
     return done()
   }
   const config: ErrorObjectsConfig = Object.freeze({ allErrors })

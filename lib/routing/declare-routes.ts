@@ -20,6 +20,7 @@ import { versionNamesOut } from './code-schema-names.js'
 import { allowVersionNames, type VersionNames } from './version-schemas.js'
 import { declarationSource, versionSetOf } from './version-sets.js'
 import { coded } from '../errors.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 /** The options the declarations read (see options.ts). */
 export interface DeclaringOptions extends Pick<ReaderOptions, 'segmentName' | 'queryNames' | 'assumeDefaultVersionWhenUnspecified' | 'defaultVersion'>, Pick<HookOptions, 'logApiVersion'> {
@@ -57,7 +58,7 @@ export interface RouteDeclaring {
  * what depends on every route (the version headers, late shared schemas) is settled once the app is ready.
  */
 export function createRouteDeclaring ({ options, table, hooks, lifecycle, router, log, early, metrics, changes }: DeclaringParts): RouteDeclaring {
-  const nearMisses = createNearMissWarnings(message => log.warn(message), options.segmentName)
+  const nearMisses = createNearMissWarnings(message => warnAtStartUp(log, message), options.segmentName)
   // Checks of shared schemas that routes refer to but that were added after them (see allowVersionNames).
   const lateSchemas: Array<() => void> = []
   // The hidden routes of a prefix's root, with the routes they stand for (see RouteHooks.prefixRoot).
@@ -291,18 +292,18 @@ export function createRouteDeclaring ({ options, table, hooks, lifecycle, router
   function apiVersioningReady (done: (error?: Error) => void): void {
     try {
       for (const check of lateSchemas) check()
-      changes.ready(message => log.warn(message))
+      changes.ready(message => warnAtStartUp(log, message))
     } catch (error) {
       return done(error as Error)
     }
     table.seal(lifecycle.retiresAt)
     for (const policy of options.policies.values()) {
-      if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) log.warn(`fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
+      if (!table.declared.has(policy.version.key) && !table.advertised.has(policy.version.key)) warnAtStartUp(log, `fastify-api-versioning: policies has a policy for ${policy.version}, which no route declares`)
     }
     reportEarlyRoutes(early, table.routes.length > 0, log)
     const { defaultVersion } = options
     if (options.assumeDefaultVersionWhenUnspecified && options.apiVersionSelector === 'default' && table.declared.size > 0 && !table.declared.has(defaultVersion.key)) {
-      log.warn(`fastify-api-versioning: assumeDefaultVersionWhenUnspecified is on, but no route implements defaultVersion ${defaultVersion}, so every request without a version is answered Unsupported; set defaultVersion to a version the routes declare (${[...table.forms.values()].join(', ')}), or choose per path with apiVersionSelector: 'current'`)
+      warnAtStartUp(log, `fastify-api-versioning: assumeDefaultVersionWhenUnspecified is on, but no route implements defaultVersion ${defaultVersion}, so every request without a version is answered Unsupported; set defaultVersion to a version the routes declare (${[...table.forms.values()].join(', ')}), or choose per path with apiVersionSelector: 'current'`)
     }
     if (table.declared.size === 0) {
       table.declared.add(options.defaultVersion.key)

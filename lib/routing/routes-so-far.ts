@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 const TREE = /^[\s│├└─]*/
 
@@ -71,5 +72,5 @@ export function reportEarlyRoutes (early: readonly string[], versioning: boolean
     log.debug(`fastify-api-versioning: routes declared before the plugin was loaded are unversioned (${early.join(', ')}): the plugin does not see them, which is right for a plugin's route that declares no versions (a health or docs route); a route meant to be versioned must be declared after \`await app.register(apiVersioning, ...)\``)
     return
   }
-  log.warn(`fastify-api-versioning: no route declares versions, and routes were declared before the plugin was loaded (${early.join(', ')}), where it cannot see them: those that declare apiVersions, deprecatedApiVersions, apiVersionNeutral or versionChanges are silently unversioned. \`await app.register(apiVersioning, ...)\` before declaring routes: without \`await\`, app.register(apiVersioning); app.get(...) declares the route first`)
+  warnAtStartUp(log, `fastify-api-versioning: no route declares versions, and routes were declared before the plugin was loaded (${early.join(', ')}), where it cannot see them: those that declare apiVersions, deprecatedApiVersions, apiVersionNeutral or versionChanges are silently unversioned. \`await app.register(apiVersioning, ...)\` before declaring routes: without \`await\`, app.register(apiVersioning); app.get(...) declares the route first`)
 }

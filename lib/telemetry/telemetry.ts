@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { coded } from '../errors.js'
 import { importPeer } from '../util/import-peer.js'
 import { messageOf } from '../util/server-error.js'
+import { warnAtStartUp } from '../util/start-up-warning.js'
 
 /** The attributes of one series of `api_version.requests`. */
 export type TelemetryAttributes = Record<string, string | boolean>
@@ -163,7 +164,7 @@ function cellsOf (meter: ReturnType<TelemetryMeterProvider['getMeter']>): Map<st
 export function startsAtReady (telemetry: Telemetry, log: FastifyBaseLogger): (done: (error?: Error) => void) => void {
   return function apiVersioningTelemetry (done) {
     try {
-      telemetry.start(message => log.warn(message))
+      telemetry.start(message => warnAtStartUp(log, message))
     } catch (error) {
       return done(error as Error)
     }
