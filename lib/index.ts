@@ -127,7 +127,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   const lifecycle = createLifecycle(options, fastify.log)
   const reader = createRequestReader(options, createSegmentFinder(fastify, options.segmentName), semicolonDelimits(fastify.initialConfig))
   const table = new RouteTable()
-  const hooks = createRouteHooks({ options, forms: table.forms, lifecycle, reader, answer: createProblemAnswer(lifecycle, createProblemChoice(problems, options), writing) })
+  const hooks = createRouteHooks({ options, forms: table.forms, everywhere: table.everywhere, lifecycle, reader, answer: createProblemAnswer(lifecycle, createProblemChoice(problems, options), writing) })
   const metrics = telemetry === null
     ? null
     : createRequestMetrics({ telemetry, assumes: options.assumeDefaultVersionWhenUnspecified, declaredForms: table.forms, deprecatedByPolicy: lifecycle.deprecatedByPolicy, hasDeprecationPolicy: version => (options.policies.get(version.key)?.deprecationPolicy ?? null) !== null, neutralOutcome: hooks.neutralOutcome, log: fastify.log })

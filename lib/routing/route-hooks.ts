@@ -36,6 +36,8 @@ export interface HookParts {
    * routes accept, and how their logs name it.
    */
   readonly forms: ReadonlyMap<string, string>
+  /** The versions of every route: what a version-neutral route's Unsupported reports (spec, rule 3). */
+  readonly everywhere: PathEntry
   readonly lifecycle: Pick<RouteLifecycle, 'timeOf' | 'retired'>
   readonly reader: RequestReader
   readonly answer: AnswerProblem
@@ -53,7 +55,7 @@ export type RouteHooks = ReturnType<typeof createRouteHooks>
  * and before the body is read, so a body that is too large or malformed cannot hide it.
  */
 export function createRouteHooks (parts: HookParts) {
-  const { options, forms, reader, answer } = parts
+  const { options, forms, everywhere, reader, answer } = parts
   const { timeOf, retired } = parts.lifecycle
   const { reportApiVersions, logApiVersion, supportedHeader, deprecatedHeader } = options
   const vary = varyOf(options.headerNames, options.mediaType !== null)
@@ -201,6 +203,20 @@ export function createRouteHooks (parts: HookParts) {
       return
     }
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
+    // A neutral route reports no versions, but an Unsupported answer says which are supported: every route's.
+    if (reportApiVersions && outcome.kind === ONE) {
+      let reported = everywhere.reported
+      if (everywhere.timed) {
+        const time = timeOf(outcome)
+        if (outcome.error !== null) {
+          reply.send(outcome.error)
+          return
+        }
+        reported = everywhere.at(time)
+      }
+      if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
+      if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)
+    }
     answer(outcome, request, reply)
   }
 

@@ -318,6 +318,8 @@ export class RouteTable {
   readonly forms = new Map<string, string>()
   /** Every versioned and version-neutral route: what the openapi entry checks it has seen. */
   readonly routes: VersioningRoute[] = []
+  /** The versions of every route here (not another service's): what a version-neutral route's Unsupported reports. */
+  readonly everywhere = new PathEntry()
   // The declarations whose versions are in `declared`, `forms` and `advertised`.
   private readonly recorded = new WeakSet<RouteDeclaration>()
 
@@ -386,6 +388,7 @@ export class RouteTable {
         if (!this.forms.has(v.key)) this.forms.set(v.key, String(v))
       }
       for (const v of [...declaration.advertised, ...declaration.advertisedDeprecated]) this.advertised.add(v.key)
+      if (declaration.kind === 'versioned') this.everywhere.add({ ...declaration, advertised: [], advertisedDeprecated: [] }, label)
     }
     return variant
   }
@@ -401,6 +404,8 @@ export class RouteTable {
       for (const variant of entry.variants.values()) variant.versions = NO_KEYS
     }
     for (const path of this.paths.values()) path.forget()
+    this.everywhere.seal(retiresAt, shared)
+    this.everywhere.forget()
   }
 }
 

@@ -39,6 +39,31 @@ t.test('reportApiVersions: every response of a versioned route carries the versi
   }
 })
 
+t.test("a version-neutral route's Unsupported answer reports every route's versions (spec, rule 3); its other answers report nothing", async t => {
+  let now = Date.parse('2026-01-01')
+  const app = await build({ problemDetails: true, reportApiVersions: true, now: () => now, policies: { '1.0': { sunset: { date: '2027-01-01', enforce: true } } } }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'], deprecatedApiVersions: '0.9' }, says('orders'))
+    app.get('/users', { apiVersions: '3.0', deprecatedApiVersions: '2.0', advertisedApiVersions: '4.0' }, says('users'))
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  })
+  const headers = async (url: string) => {
+    const res = await app.inject(url)
+    return [res.statusCode, res.headers['api-supported-versions'] ?? null, res.headers['api-deprecated-versions'] ?? null]
+  }
+  t.same(await headers('/ping?api-version=9.0'), [400, '1.0, 2.0, 3.0', '0.9'], "every route's own versions, none another service's")
+  t.same(await headers('/ping?api-version=2.0'), [200, null, null], 'served: nothing')
+  t.same(await headers('/ping?api-version=x'), [400, null, null], 'Invalid: nothing')
+  now = Date.parse('2028-01-01')
+  t.same(await headers('/ping?api-version=1.0'), [400, '2.0, 3.0', '0.9'], 'past its enforced sunset: Unsupported, and no longer listed')
+  now = Number.NaN
+  t.equal((await app.inject('/ping?api-version=9.0')).statusCode, 500, 'a clock that fails: its error')
+  const quiet = await build({ problemDetails: true }, app => {
+    app.get('/orders', { apiVersions: '1.0' }, says('orders'))
+    app.get('/ping', { apiVersionNeutral: true }, says('ping'))
+  })
+  t.notOk((await quiet.inject('/ping?api-version=9.0')).headers['api-supported-versions'], 'without reportApiVersions')
+})
+
 t.test('reportApiVersions can name the two headers', async t => {
   const app = await build({ problemDetails: true, reportApiVersions: { supportedHeader: 'X-API-Versions' } }, app => {
     app.get('/a', { apiVersions: '2.0', deprecatedApiVersions: '1.0' }, says('a'))
