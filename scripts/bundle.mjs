@@ -15,7 +15,8 @@ const STRICT = "'use strict';"
 // Comments and indentation are a third of the text. Local names are kept: minified, functions keep their names
 // (stack traces, printRoutes, Fastify's hook errors) only with esbuild's keepNames, which names every function as it
 // is made, so each closure a route keeps grew a property table: 23 MB more heap at 1,000 versionChanges paths.
-const MINIFY = { minifyWhitespace: true, minifySyntax: true }
+// Lines are cut short: Node prints the line an uncaught error was thrown on, which was most of a bundle.
+const MINIFY = { minifyWhitespace: true, minifySyntax: true, lineLimit: 500 }
 const require = createRequire(import.meta.url)
 
 // The ESM build imports no CommonJS package. On Node 20, the first CommonJS package that ES modules import after
