@@ -74,7 +74,7 @@ export function changelogPage (title: string, entries: readonly ChangelogEntry[]
 <body>
 <main>
 <h1>${escape(title)}: changelog</h1>
-${docs}${sections.join('\n')}
+${docs}${sections.length === 0 ? '<p>No version of this API is served.</p>' : sections.join('\n')}
 </main>
 </body>
 </html>

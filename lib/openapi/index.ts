@@ -132,7 +132,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       changes,
       context,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
-      config: swaggerConfig(documents, links)
+      config: swaggerConfig(documents, links, combined)
     }
     return served
   }
@@ -188,7 +188,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
 
   if (swaggerUi !== null && options.ui !== null) {
-    registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents).version)
+    registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents)?.version)
   }
 }
 
