@@ -123,7 +123,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     })
     // Compared as served: the same period's documents, after transformObject.
     const context = changesContext(combined, collector.routes, versioning)
-    const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
+    const changes = apiVersionChanges(compareVersions(split, context), descriptionsSince)
     warnDangling(fastify.log, split)
     const documents = Object.freeze(describeChanges(split, changes))
     served = {
@@ -140,6 +140,13 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   function descriptionsOf (version: string): readonly string[] {
     const wanted = ApiVersion.parse(version)
     return versioning.versionList?.find(listed => listed.version.equals(wanted))?.changes.map(change => change.description) ?? []
+  }
+  // What a client of `from` meets in `to`, oldest first: a version between them, retired by its enforced sunset,
+  // changed it too (a behaviour change that no document shows would be said nowhere else).
+  function descriptionsSince (from: string, to: string): readonly string[] {
+    const [after, upTo] = [ApiVersion.parse(from), ApiVersion.parse(to)]
+    return (versioning.versionList ?? []).filter(({ version }) => version.compareTo(after) > 0 && version.compareTo(upTo) <= 0)
+      .reverse().flatMap(listed => listed.changes.map(change => change.description))
   }
   // The app's clock may be the user's: a throw or a value that is no time fails the request that needs it.
   function clock (): number {
