@@ -35,7 +35,10 @@ export type { SwaggerConfig } from './ui.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** One OpenAPI document per API version, ascending; available once the app is ready. */
+    /**
+     * One OpenAPI document per API version, ascending; available once the app is ready. Copies of the documents as
+     * served, made on each call: editing them changes nothing the app serves.
+     */
     apiVersionDocuments (): readonly ApiVersionDocument[]
     /** What changed from each version to the next, ascending; available once the app is ready. */
     apiVersionChanges (): readonly ApiVersionChanges[]
@@ -47,6 +50,8 @@ const kSwagger = Symbol('fastify-api-versioning.openapi.swagger')
 const COMPONENT_NAME = /^[\w.-]+$/
 const hidden = { hide: true } as FastifySchema
 
+interface ServedDocument { readonly document: ApiVersionDocument, json?: string, yaml?: string }
+
 interface Served {
   /** The lifecycle period the documents are for (see `lifecycleInstants`). */
   readonly period: number
@@ -54,8 +59,8 @@ interface Served {
   readonly changes: readonly ApiVersionChanges[]
   /** What the documents write for their version by design: the release gate compares with it too. */
   readonly context: ChangesContext
-  /** By version key: the document as JSON and as YAML text, made on first request. */
-  readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
+  /** By version key, ascending: the document as JSON and as YAML text, made on first request. */
+  readonly byKey: Map<string, ServedDocument>
   readonly config: SwaggerConfig
   /** The changelog (see changelog.ts), its data and its page, made on first request. */
   changelog?: { readonly entries: readonly ChangelogEntry[], page?: string }
@@ -163,7 +168,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
     checkSchemaNames(versioning.versionList, new Set([...Object.keys({ ...combined.components?.schemas }), ...Object.keys(errorSchemas(combined.openapi))]))
   })
-  fastify.decorate('apiVersionDocuments', () => serve().documents)
+  // Copies, the caller's own to edit (a build step that publishes them elsewhere), of the JSON the routes serve.
+  fastify.decorate('apiVersionDocuments', () => [...serve().byKey.values()].map(entry => ({ ...entry.document, document: JSON.parse(json(entry)) as OpenApiDocument })))
   fastify.decorate('apiVersionChanges', () => serve().changes)
   fastify.decorate(kReleaseGate, releaseGate({ served: serve, policies: versioning.policies, now: clock }))
 
@@ -186,17 +192,23 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
   fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
-    const json = file.endsWith('.json')
-    const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
+    const asJson = file.endsWith('.json')
+    const version = asJson || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
     const entry = version === null ? undefined : serve().byKey.get(version.key)
     if (entry === undefined) return reply.callNotFound()
-    if (json) return reply.type('application/json; charset=utf-8').send(entry.json ??= JSON.stringify(entry.document.document))
+    if (asJson) return reply.type('application/json; charset=utf-8').send(json(entry))
     return reply.type('application/yaml; charset=utf-8').send(entry.yaml ??= toYaml(entry.document.document))
   })
 
   if (swaggerUi !== null && options.ui !== null) {
     registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents)?.version)
   }
+}
+
+// A document as its route serves it: JSON text, made once.
+function json (entry: ServedDocument): string {
+  entry.json ??= JSON.stringify(entry.document.document)
+  return entry.json
 }
 
 /**
