@@ -78,4 +78,8 @@ changes[0].changed[0].breaking = false
 // @ts-expect-error: and each change's
 changes[0].changed[0].details[0].breaking = false
 const config: SwaggerConfig = { urls: [{ url: '/openapi/1.0.json', name: '1.0' }], 'urls.primaryName': '1.0' }
-export { options, title, paths, config, breaking, breakingLines }
+// No version served: a document of none, and no picker.
+const ended: SwaggerConfig = { spec: { openapi: '3.1.0', info: { title: 'Orders', version: '', description: 'No version of this API is served.' }, paths: {} } }
+// @ts-expect-error: a picker of no version is none
+const empty: SwaggerConfig = { urls: [] }
+export { options, title, paths, config, ended, empty, breaking, breakingLines }

@@ -35,7 +35,8 @@ export interface ApiVersionChanges {
   readonly to: string
   /**
    * What `to` changed, in words for clients: the `description` of each change the `versionChanges` option lists
-   * for it, in order; none for a version it does not list.
+   * for it, in order; none for a version it does not list. Where a version between `from` and `to` was retired by
+   * its enforced sunset, its descriptions come first: a client of `from` meets its changes in `to` too.
    */
   readonly descriptions: readonly string[]
   /** Operations only the later version has. */
@@ -105,14 +106,15 @@ function deepest (label: string, strict: boolean, compare: () => Note[]): Note[]
 }
 
 /**
- * The comparisons as `apiVersionChanges()` gives them, frozen: every caller shares them. `descriptions` gives what a
- * version changed in words (the `versionChanges` option's descriptions of it).
+ * The comparisons as `apiVersionChanges()` gives them, frozen: every caller shares them. `descriptions` gives what
+ * changed from one version to another in words (the `versionChanges` option's descriptions of the versions after
+ * `from` up to `to`).
  */
-export function apiVersionChanges (comparisons: readonly Comparison[], descriptions: (version: string) => readonly string[] = () => []): readonly ApiVersionChanges[] {
+export function apiVersionChanges (comparisons: readonly Comparison[], descriptions: (from: string, to: string) => readonly string[] = () => []): readonly ApiVersionChanges[] {
   return Object.freeze(comparisons.map(c => Object.freeze({
     from: c.from,
     to: c.to,
-    descriptions: Object.freeze([...descriptions(c.to)]),
+    descriptions: Object.freeze([...descriptions(c.from, c.to)]),
     added: Object.freeze([...c.added]),
     removed: Object.freeze([...c.removed]),
     hidden: Object.freeze([...c.hidden]),

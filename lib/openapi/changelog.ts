@@ -8,7 +8,10 @@ export interface ChangelogEntry {
   readonly deprecated: boolean
   /** The version before it, which the changes are since; null for the first. */
   readonly since: string | null
-  /** The `description` of each change the `versionChanges` option lists for it. */
+  /**
+   * The `description` of each change the `versionChanges` option lists for it, after those of a version between
+   * `since` and it that its enforced sunset retired.
+   */
   readonly descriptions: readonly string[]
   /** Markdown, as the documents' descriptions and the release gate write them: "`GET /orders` removed". */
   readonly breaking: readonly string[]
@@ -74,7 +77,7 @@ export function changelogPage (title: string, entries: readonly ChangelogEntry[]
 <body>
 <main>
 <h1>${escape(title)}: changelog</h1>
-${docs}${sections.join('\n')}
+${docs}${sections.length === 0 ? '<p>No version of this API is served.</p>' : sections.join('\n')}
 </main>
 </body>
 </html>

@@ -36,7 +36,10 @@ export type { SwaggerConfig } from './ui.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** One OpenAPI document per API version, ascending; available once the app is ready. */
+    /**
+     * One OpenAPI document per API version, ascending; available once the app is ready. Copies of the documents as
+     * served, made on each call: editing them changes nothing the app serves.
+     */
     apiVersionDocuments (): readonly ApiVersionDocument[]
     /** What changed from each version to the next, ascending; available once the app is ready. */
     apiVersionChanges (): readonly ApiVersionChanges[]
@@ -47,6 +50,8 @@ declare module 'fastify' {
 const kSwagger = Symbol('fastify-api-versioning.openapi.swagger')
 const hidden = { hide: true } as FastifySchema
 
+interface ServedDocument { readonly document: ApiVersionDocument, json?: string, yaml?: string }
+
 interface Served {
   /** The lifecycle period the documents are for (see `lifecycleInstants`). */
   readonly period: number
@@ -54,8 +59,8 @@ interface Served {
   readonly changes: readonly ApiVersionChanges[]
   /** What the documents write for their version by design: the release gate compares with it too. */
   readonly context: ChangesContext
-  /** By version key: the document as JSON and as YAML text, made on first request. */
-  readonly byKey: Map<string, { document: ApiVersionDocument, json?: string, yaml?: string }>
+  /** By version key, ascending: the document as JSON and as YAML text, made on first request. */
+  readonly byKey: Map<string, ServedDocument>
   readonly config: SwaggerConfig
   /** The changelog (see changelog.ts), its data and its page, made on first request. */
   changelog?: { readonly entries: readonly ChangelogEntry[], page?: string }
@@ -123,7 +128,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     })
     // Compared as served: the same period's documents, after transformObject.
     const context = changesContext(combined, collector.routes, versioning)
-    const changes = apiVersionChanges(compareVersions(split, context), descriptionsOf)
+    const changes = apiVersionChanges(compareVersions(split, context), descriptionsSince)
     warnDangling(fastify.log, split)
     const documents = Object.freeze(describeChanges(split, changes))
     served = {
@@ -132,7 +137,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
       changes,
       context,
       byKey: new Map(documents.map(document => [ApiVersion.parse(document.version).key, { document }])),
-      config: swaggerConfig(documents, links)
+      config: swaggerConfig(documents, links, combined)
     }
     return served
   }
@@ -140,6 +145,13 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   function descriptionsOf (version: string): readonly string[] {
     const wanted = ApiVersion.parse(version)
     return versioning.versionList?.find(listed => listed.version.equals(wanted))?.changes.map(change => change.description) ?? []
+  }
+  // What a client of `from` meets in `to`, oldest first: a version between them, retired by its enforced sunset,
+  // changed it too (a behaviour change that no document shows would be said nowhere else).
+  function descriptionsSince (from: string, to: string): readonly string[] {
+    const [after, upTo] = [ApiVersion.parse(from), ApiVersion.parse(to)]
+    return (versioning.versionList ?? []).filter(({ version }) => version.compareTo(after) > 0 && version.compareTo(upTo) <= 0)
+      .reverse().flatMap(listed => listed.changes.map(change => change.description))
   }
   // The app's clock may be the user's: a throw or a value that is no time fails the request that needs it.
   function clock (): number {
@@ -156,7 +168,8 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
     }
     checkSchemaNames(versioning.versionList, new Set([...Object.keys({ ...combined.components?.schemas }), ...Object.keys(errorSchemas(combined.openapi))]))
   })
-  fastify.decorate('apiVersionDocuments', () => serve().documents)
+  // Copies, the caller's own to edit (a build step that publishes them elsewhere), of the JSON the routes serve.
+  fastify.decorate('apiVersionDocuments', () => [...serve().byKey.values()].map(entry => ({ ...entry.document, document: JSON.parse(json(entry)) as OpenApiDocument })))
   fastify.decorate('apiVersionChanges', () => serve().changes)
   fastify.decorate(kReleaseGate, releaseGate({ served: serve, policies: versioning.policies, now: clock }))
 
@@ -179,17 +192,23 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
   fastify.get(`${options.routePrefix}/:file`, routeOptions, async function (request: FastifyRequest, reply: FastifyReply) {
     const file = (request.params as { file: string }).file
-    const json = file.endsWith('.json')
-    const version = json || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
+    const asJson = file.endsWith('.json')
+    const version = asJson || file.endsWith('.yaml') ? ApiVersion.tryParse(file.slice(0, -5)) : null
     const entry = version === null ? undefined : serve().byKey.get(version.key)
     if (entry === undefined) return reply.callNotFound()
-    if (json) return reply.type('application/json; charset=utf-8').send(entry.json ??= JSON.stringify(entry.document.document))
+    if (asJson) return reply.type('application/json; charset=utf-8').send(json(entry))
     return reply.type('application/yaml; charset=utf-8').send(entry.yaml ??= toYaml(entry.document.document))
   })
 
   if (swaggerUi !== null && options.ui !== null) {
-    registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents).version)
+    registerUi(fastify, swaggerUi, options.ui, options.guard, links, () => primaryVersion(serve().documents)?.version)
   }
+}
+
+// A document as its route serves it: JSON text, made once.
+function json (entry: ServedDocument): string {
+  entry.json ??= JSON.stringify(entry.document.document)
+  return entry.json
 }
 
 /**

@@ -1,15 +1,21 @@
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiVersion } from '../api-version.js'
 import type { ApiVersioningOpenApiUiOptions, Guard } from './options.js'
-import type { ApiVersionDocument } from '../changes/document.js'
+import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
 
-export interface SwaggerConfig {
-  urls: Array<{ url: string, name: string }>
-  'urls.primaryName': string
-}
+/**
+ * Swagger UI's configuration: the versions' documents to pick from; with no version served, a document of none
+ * that says so, as `spec` (an empty list of `urls` would fail Swagger UI's top bar).
+ */
+export type SwaggerConfig =
+  | { urls: Array<{ url: string, name: string }>, 'urls.primaryName': string }
+  | { spec: OpenApiDocument }
 
-/** The version a client should start from: the newest supported one without a status (not `3.0-beta`). */
-export function primaryVersion (documents: readonly ApiVersionDocument[]): ApiVersionDocument {
+/**
+ * The version a client should start from: the newest supported one without a status (not `3.0-beta`); undefined
+ * when no version is served (each retired by its enforced sunset).
+ */
+export function primaryVersion (documents: readonly ApiVersionDocument[]): ApiVersionDocument | undefined {
   const newestFirst = [...documents].reverse()
   return newestFirst.find(d => !d.deprecated && (ApiVersion.parse(d.version).status === null)) ??
     newestFirst.find(d => !d.deprecated) ?? newestFirst[0]
@@ -20,11 +26,18 @@ export function pickerName (document: ApiVersionDocument): string {
   return document.deprecated ? `${document.version} (deprecated)` : document.version
 }
 
-/** Swagger UI's configuration (its `configUrl`): the picker's list, newest first, and where it starts. */
-export function swaggerConfig (documents: readonly ApiVersionDocument[], routePrefix: string): SwaggerConfig {
+/**
+ * Swagger UI's configuration (its `configUrl`): the picker's list, newest first, and where it starts; with no
+ * version served, a document with no operation whose description says so, named by the base document's title.
+ */
+export function swaggerConfig (documents: readonly ApiVersionDocument[], routePrefix: string, base: OpenApiDocument): SwaggerConfig {
+  const primary = primaryVersion(documents)
+  if (primary === undefined) {
+    return { spec: { openapi: base.openapi, info: { title: base.info.title, version: '', description: 'No version of this API is served.' }, paths: {} } }
+  }
   return {
     urls: [...documents].reverse().map(d => ({ url: `${routePrefix}/${d.version}.json`, name: pickerName(d) })),
-    'urls.primaryName': pickerName(primaryVersion(documents))
+    'urls.primaryName': pickerName(primary)
   }
 }
 
@@ -32,16 +45,19 @@ export function swaggerConfig (documents: readonly ApiVersionDocument[], routePr
  * Registers @fastify/swagger-ui in a context of its own (its `swaggerCSP` decorator stays there, beside any
  * registration of the app's own), with the picker fed by `swagger-config` and the guard on every route. Its
  * `json` and `yaml` routes would ask the app's `swagger()`: they redirect to the primary version's document
- * instead, once the guard has let the request through. Authorization is kept when the picker switches versions.
+ * instead, once the guard has let the request through (404 where no version is served). Authorization is kept
+ * when the picker switches versions.
  */
 export function registerUi (
   fastify: FastifyInstance, swaggerUi: FastifyPluginCallback<Record<string, unknown>>, ui: ApiVersioningOpenApiUiOptions & { routePrefix: string },
-  guard: Guard, routePrefix: string, primary: () => string
+  guard: Guard, routePrefix: string, primary: () => string | undefined
 ): void {
   async function redirect (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const url = request.routeOptions.url as string
     if (url.endsWith('/json') || url.endsWith('/yaml')) {
-      return reply.redirect(`${routePrefix}/${primary()}.${url.endsWith('/json') ? 'json' : 'yaml'}`)
+      const version = primary()
+      if (version === undefined) return reply.callNotFound()
+      return reply.redirect(`${routePrefix}/${version}.${url.endsWith('/json') ? 'json' : 'yaml'}`)
     }
   }
   fastify.register(async function docsPage (scope) {

@@ -92,3 +92,26 @@ t.test("registered under a plugin's prefix, the links of the page and the docume
   t.match((await app.inject('/api/docs/static/theme/api-versioning-changelog.js')).body, '"/api/openapi/changelog"')
   t.same((await app.inject('/api/openapi/changelog')).body.match(/href="[^"]*"/g), ['href="/api/docs"', 'href="/api/openapi/1.0.json"'])
 })
+
+t.test('a version retired between two served ones by its enforced sunset: the pair that skips it says what it changed too, oldest first', async t => {
+  const Item = Type.Object({ id: Type.Integer(), label: Type.String() })
+  const wholeWords = versionChange({ description: 'Searches match whole words.' })
+  const served = await buildDocs({
+    now: () => Date.parse('2030-01-01'),
+    policies: { '2.0': { sunset: { date: '2029-01-01', enforce: true } } },
+    versionChanges: [
+      { version: '3.0', changes: [versionChange({ description: 'Items can be searched by tag.' })] },
+      { version: '2.0', changes: [wholeWords, versionChange({ description: "Items call their name 'label'.", fields: [{ schema: Item, field: 'label', renamedFrom: 'name' }] })] },
+      { version: '1.0' }
+    ]
+  }, {}, app => {
+    app.get('/items', { versionChanges: true, schema: { response: { 200: Type.Array(Item) } } }, async request => [{ id: 1, label: wholeWords.isAppliedTo(request) ? 'whole' : 'part' }])
+  })
+  t.same((await served.inject('/items?api-version=1.0')).json(), [{ id: 1, name: 'part' }], '1.0 is served as it was')
+  const descriptions = ['Searches match whole words.', "Items call their name 'label'.", 'Items can be searched by tag.']
+  t.same(served.apiVersionChanges().map(c => [c.from, c.to, c.descriptions]), [['1.0', '3.0', descriptions]])
+  const [entry] = (await served.inject('/openapi/changelog.json')).json()
+  t.same([entry.version, entry.since, entry.descriptions, entry.breaking], ['3.0', '1.0', descriptions, ['`GET /items`: response 200: property `[].label` renamed from `name`']])
+  t.match((await served.inject('/openapi/changelog')).body, '<p>Searches match whole words.</p>\n<p>Items call their name &#39;label&#39;.</p>\n<p>Items can be searched by tag.</p>')
+  t.match((await served.inject('/openapi/3.0.json')).json().info.description, "### Changes since 1.0\n\nSearches match whole words.\n\nItems call their name 'label'.\n\nItems can be searched by tag.")
+})

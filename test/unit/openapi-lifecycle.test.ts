@@ -182,3 +182,30 @@ t.test('a clock that fails while a document is served is a logged 500; the app g
   // Each rejection was handled: none is left for the event loop's next turn.
   await new Promise(resolve => setImmediate(resolve))
 })
+
+t.test('every version retired by its enforced sunset: no document, no change; the docs page and the changelog say no version is served', async t => {
+  const app = await buildDocs({
+    problemDetails: true,
+    now: () => Date.parse('2030-01-01'),
+    policies: { '1.0': { sunset: { date: '2028-01-01', enforce: true } }, '2.0': { sunset: { date: '2029-01-01', enforce: true } } }
+  }, { ui: true, openapi: { openapi: '3.1.0', info: { title: 'Orders', version: 'x' } } }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'] }, async () => [])
+    app.get('/health', { apiVersionNeutral: true }, async () => 'ok')
+  })
+  t.equal((await app.inject('/health')).statusCode, 200, 'the API ended; its neutral routes still serve')
+  t.same(app.apiVersionDocuments(), [])
+  t.same(app.apiVersionChanges(), [])
+  const config = (await app.inject('/openapi/swagger-config')).json()
+  t.same(config, { spec: { openapi: '3.1.0', info: { title: 'Orders', version: '', description: 'No version of this API is served.' }, paths: {} } },
+    'nothing to pick: the page shows a document of no version that says so (an empty picker would fail Swagger UI)')
+  t.same(await problemsOf(config.spec), [])
+  for (const url of ['/openapi/2.0.json', '/openapi/1.0.yaml', '/docs/json', '/docs/yaml']) {
+    t.equal((await app.inject(url)).statusCode, 404, `${url}: no such document`)
+  }
+  t.same((await app.inject('/openapi/changes.json')).json(), [])
+  t.same((await app.inject('/openapi/changelog.json')).json(), [])
+  const page = await app.inject('/openapi/changelog')
+  t.equal(page.statusCode, 200)
+  t.match(page.body, '<p>No version of this API is served.</p>')
+  t.notMatch(page.body, '<section')
+})

@@ -26,7 +26,21 @@ t.test('one document per version, ascending, found on the routes; each valid', a
   t.equal(operations(documentOf(app, '0.9'))['GET /orders'].deprecated, true, 'operations of a deprecated version are deprecated')
   t.equal(operations(documentOf(app, '2.1-beta'))['GET /orders'].operationId, 'listOrders', 'a route with several versions is in each of their documents')
   t.same(app.apiVersionDocuments(), app.apiVersionDocuments(), 'built once')
-  t.equal(app.apiVersionDocuments(), app.apiVersionDocuments())
+})
+
+t.test("apiVersionDocuments() gives copies of the documents as served, the caller's own: editing them changes nothing served", async t => {
+  const app = await buildDocs({ problemDetails: true }, { openapi: { info: { title: 'Orders', version: 'x' } } }, app => {
+    app.get('/orders', { apiVersions: ['1.0', '2.0'] }, ok)
+    app.get('/internal/stats', { apiVersions: ['1.0', '2.0'] }, ok)
+  })
+  const before = structuredClone(app.apiVersionDocuments())
+  for (const { document } of app.apiVersionDocuments()) {
+    document.servers = [{ url: 'https://api.example.com' }]
+    delete document.paths['/internal/stats']
+  }
+  t.same(app.apiVersionDocuments(), before, 'each call its own copies')
+  for (const { version, document } of before) t.same((await app.inject(`/openapi/${version}.json`)).json(), document, `${version} served as it was`)
+  t.match((await app.inject('/openapi/2.0.yaml')).body, '/internal/stats:')
 })
 
 t.test('the version parameter: first query name and first header name, default and enum the version, first one required', async t => {

@@ -172,6 +172,12 @@ t.test('check: a saved version the app no longer serves is fine only when its en
     stdout: '1.0: 0 breaking changes, 1 other change\n  other:\n  - retired by its enforced sunset on 2020-01-01T00:00:00.000Z\n2.0: no change\n\nNo breaking change in 2 saved versions.\n',
     stderr: ''
   })
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'ended'), {
+    code: 0,
+    stdout: '1.0: 0 breaking changes, 1 other change\n  other:\n  - retired by its enforced sunset on 2020-01-01T00:00:00.000Z\n' +
+      '2.0: 0 breaking changes, 1 other change\n  other:\n  - retired by its enforced sunset on 2020-01-01T00:00:00.000Z\n\nNo breaking change in 2 saved versions.\n',
+    stderr: ''
+  }, 'every version retired: the end of the API, told to its clients')
   const gone = await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'gone')
   t.equal(gone.code, 1)
   t.equal(gone.stdout, '1.0: 1 breaking change, 0 other changes\n  breaking:\n' +
