@@ -1,9 +1,11 @@
 import t, { type Test } from 'tap'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { main } from '../../lib/cli/main.js'
+import { guardProcess } from '../../lib/cli/process-guard.js'
 import { served, type Variant } from './fixtures/release-gate/app.js'
 
 // The release gate, `fastify-api-versioning snapshot|check --app <module> --dir <folder>`, run in this process:
@@ -13,12 +15,20 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'release-gate')
 
 interface Run { code: number, stdout: string, stderr: string }
 
-async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes'): Promise<Run> {
+// The process the command guards: a stand-in, so that what a test does to it ends no process. `exited`: the code
+// the command gave process.exit().
+class FakeProcess extends EventEmitter {
+  exitCode?: number | string | null
+  exited?: number
+  exit (code: number): void { this.exited = code }
+}
+
+async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes', proc = new FakeProcess()): Promise<Run> {
   Object.assign(served, { variant, closing })
-  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes' }))
+  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes', hooks: undefined }))
   let stdout = ''
   let stderr = ''
-  const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures })
+  const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures }, proc)
   return { code, stdout, stderr }
 }
 
@@ -343,6 +353,57 @@ t.test('the verdict is written before the app closes, and closing is bounded by 
     code: 1, stdout: breaking.stdout, stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
   }, 'breaking, then a close that throws')
   t.same(await gate(t, ['snapshot', ...quick], 'released', 'hangs'), { code: 2, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: hangs }, 'snapshot')
+})
+
+// The app's code runs in the command's process: process.exit() in its module or a hook, or a failure nothing
+// catches, would end the command with the app's code (0: a pass without a check; 1 for a crash: "breaking").
+t.test('what the app does to the process cannot decide the exit code: exit 2 before a verdict, the verdict after', async t => {
+  const guarded = (): { proc: FakeProcess, verdict: (code: number) => void, stderr: () => string } => {
+    const proc = new FakeProcess()
+    let stderr = ''
+    return { proc, verdict: guardProcess(proc, { write: text => { stderr += text } }, 'app.mjs'), stderr: () => stderr }
+  }
+  const ended = (code: number) => `fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(${code})) before anything was checked: keep process.exit() out of its module and hooks (throw instead), so that the command can load it\n`
+  const early = guarded()
+  early.proc.emit('exit', 0)
+  t.same([early.proc.exitCode, early.stderr()], [2, ended(0)], 'process.exit(0) as the module loads, or in an onReady hook')
+  const crash = (error: unknown) => `fastify-api-versioning: --app app.mjs: the app failed where nothing catches it (a rejected promise no one awaits, a throw in a timer or callback): ${error}: catch it in the app\n`
+  for (const event of ['uncaughtException', 'unhandledRejection']) {
+    const crashed = guarded()
+    crashed.proc.emit(event, new Error('cannot connect to the database'))
+    t.same([crashed.proc.exited, crashed.stderr()], [2, crash('cannot connect to the database')], `${event} before a verdict`)
+  }
+  const closing = (verdict: number, code: number): { exitCode: unknown, stderr: string } => {
+    const run = guarded()
+    run.verdict(verdict)
+    run.proc.emit('exit', code)
+    return { exitCode: run.proc.exitCode, stderr: run.stderr() }
+  }
+  const asItClosed = (code: number) => `fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(${code})) as it closed: the exit code is the command's\n`
+  t.same(closing(1, 0), { exitCode: 1, stderr: asItClosed(0) }, 'breaking changes, then process.exit(0) in an onClose hook: still 1')
+  t.same(closing(0, 0), { exitCode: 0, stderr: '' }, 'the command\'s own exit')
+  t.same(closing(0, 3), { exitCode: 2, stderr: asItClosed(3) }, 'nothing breaking, then process.exit(3) as it closed: a close that failed')
+  const late = guarded()
+  late.verdict(1)
+  late.proc.emit('unhandledRejection', 'the pool would not end')
+  t.same([late.proc.exited, late.stderr()], [1, crash('the pool would not end')], 'a crash as it closes: the verdict stands')
+  late.proc.emit('exit', 1)
+  t.equal(late.proc.exitCode, 1, 'said once')
+
+  // The command tells the guard its verdict before it closes the app, then what closing made of it.
+  const dir = await released(t)
+  const proc = new FakeProcess()
+  const seen: unknown[] = []
+  served.hooks = { onReady: () => { proc.emit('exit', 0); seen.push(proc.exitCode) }, onClose: () => { proc.emit('exit', 0); seen.push(proc.exitCode) } }
+  const run = await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'breaking', 'closes', proc)
+  t.same(seen, [2, 1], 'exit 2 while it became ready, 1 once breaking changes were found')
+  t.equal(run.code, 1)
+  t.match(run.stderr, /process\.exit\(0\)\) before anything was checked: .+\n.+process\.exit\(0\)\) as it closed: the exit code is the command's\n$/)
+  served.hooks = undefined
+  const failing = new FakeProcess()
+  t.equal((await gate(t, ['check', '--app', 'app.ts', '--dir', dir, '--close-timeout', '0.05'], 'released', 'hangs', failing)).code, 2)
+  failing.emit('exit', 2)
+  t.equal(failing.exitCode, 2, 'nothing breaking, then no close: 2')
 })
 
 t.test('--version prints the package\'s version', async t => {
