@@ -6,6 +6,8 @@ export interface GuardedProcess {
   on (event: 'exit', listener: (code: number) => void): unknown
   on (event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown) => void): unknown
   exit (code: number): void
+  readonly stdout: { on (event: 'error', listener: () => void): unknown }
+  readonly stderr: { on (event: 'error', listener: () => void): unknown }
 }
 
 /** Tells the guard the exit code the command stands by: its verdict, then what closing the app made of it. */
@@ -37,5 +39,10 @@ export function guardProcess (proc: GuardedProcess, stderr: { write (text: strin
   }
   proc.on('uncaughtException', crashed)
   proc.on('unhandledRejection', crashed)
+  // A reader that stops early (`check ... | head`) closes the pipe: what is left to say is lost to it, but the exit
+  // code still tells, and the app is still closed. Unheard, the error would crash the command.
+  const unread = (): void => {}
+  proc.stdout.on('error', unread)
+  proc.stderr.on('error', unread)
   return code => { verdict = code }
 }

@@ -20,6 +20,8 @@ interface Run { code: number, stdout: string, stderr: string }
 class FakeProcess extends EventEmitter {
   exitCode?: number | string | null
   exited?: number
+  readonly stdout = new EventEmitter()
+  readonly stderr = new EventEmitter()
   exit (code: number): void { this.exited = code }
 }
 
@@ -389,6 +391,15 @@ t.test('what the app does to the process cannot decide the exit code: exit 2 bef
   t.same([late.proc.exited, late.stderr()], [1, crash('the pool would not end')], 'a crash as it closes: the verdict stands')
   late.proc.emit('exit', 1)
   t.equal(late.proc.exitCode, 1, 'said once')
+
+  // Output to a reader that stopped early (`check ... | head`): not a crash, and the exit code is the verdict's.
+  const piped = guarded()
+  piped.verdict(1)
+  const closedPipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })
+  piped.proc.stdout.emit('error', closedPipe)
+  piped.proc.stderr.emit('error', closedPipe)
+  piped.proc.emit('exit', 1)
+  t.same([piped.proc.exitCode, piped.proc.exited, piped.stderr()], [1, undefined, ''], 'a closed pipe')
 
   // The command tells the guard its verdict before it closes the app, then what closing made of it.
   const dir = await released(t)
