@@ -325,8 +325,22 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'taken')], /^fastify-api-versioning: --dir \S+taken: cannot write the documents there: EISDIR/)
   const broken = tempFolder(t, { '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
-  writeFileSync(join(broken, '1.0.json'), '{}')
-  await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)
+  // A placeholder, a bad merge, a Swagger 2.0 file: compared, each would be a document of no operations, and pass.
+  const info = { title: 'Orders', version: '1.0' }
+  for (const [document, wrong] of [
+    [{}, 'it has no "openapi" field'],
+    [{ paths: {} }, 'it has no "openapi" field'],
+    [{ swagger: '2.0', info, paths: {} }, 'it is Swagger "2.0"'],
+    [{ openapi: '2.0', info, paths: {} }, 'its "openapi" is "2.0"'],
+    [{ openapi: 3.1, info, paths: {} }, 'its "openapi" is 3.1'],
+    [{ openapi: '3.1.0', paths: {} }, 'it has no "info" object'],
+    [{ openapi: '3.0.3', info }, 'it has no "paths" object'],
+    [[], 'it is an array, not an object'],
+    [null, 'it is null, not an object']
+  ] as const) {
+    writeFileSync(join(broken, '1.0.json'), JSON.stringify(document))
+    await fails(['check', '--app', 'app.ts', '--dir', broken], `fastify-api-versioning: --dir ${broken}: 1.0.json is no OpenAPI 3.0 or 3.1 document (${wrong}): restore it as snapshot wrote it, from version control\n`)
+  }
 })
 
 t.test('an app that does not load or become ready within --ready-timeout is exit 2, naming the step that never ended', async t => {
