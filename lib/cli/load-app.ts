@@ -3,9 +3,8 @@ import { pathToFileURL } from 'node:url'
 import { kReleaseGate, type ReleaseGate } from '../changes/release-gate.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { messageOf } from '../util/server-error.js'
 import type { StartWait } from './bounded.js'
-import { Failure } from './failure.js'
+import { Failure, reasonOf } from './failure.js'
 
 /** A Fastify instance, as far as the command uses one. */
 export interface App {
@@ -67,7 +66,7 @@ async function importModule (url: string): Promise<Record<string, unknown>> {
 // A step of the start, bounded by `wait` (`late` says what did not finish): what it gives, or what it throws as a
 // Failure after `failed`.
 async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string): Promise<Awaited<T>> {
-  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${messageOf(error)}`) })
+  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${reasonOf(error)}`) })
   return await wait(work, late)
 }
 

@@ -1,8 +1,7 @@
 import { parseArguments, USAGE, type Run } from './arguments.js'
 import { startWaits, TimedOut, within } from './bounded.js'
 import { check } from './check.js'
-import { messageOf } from '../util/server-error.js'
-import { Failure } from './failure.js'
+import { Failure, reasonOf } from './failure.js'
 import type { Io } from './io.js'
 import { gateOf, loadApp, type App } from './load-app.js'
 import { ownVersion } from './own-version.js'
@@ -63,14 +62,14 @@ async function close (app: App, args: Run, io: Io, code: number): Promise<number
       `--app ${args.app}: closing the app (close()) did not finish within ${args.closeTimeout} s: an onClose hook never ends; make it end, or give it longer with --close-timeout <seconds>`)
     return code
   } catch (error) {
-    io.stderr.write(`fastify-api-versioning: ${error instanceof TimedOut ? error.message : `--app ${args.app}: closing the app failed: ${messageOf(error)}`}\n`)
+    io.stderr.write(`fastify-api-versioning: ${error instanceof TimedOut ? error.message : `--app ${args.app}: closing the app failed: ${reasonOf(error)}`}\n`)
     return code === 0 ? 2 : code
   }
 }
 
 // What stopped the command, on stderr (with the usage, for a usage error): exit code 2.
 function failed (io: Io, error: unknown): number {
-  io.stderr.write(`fastify-api-versioning: ${messageOf(error)}\n`)
+  io.stderr.write(`fastify-api-versioning: ${reasonOf(error)}\n`)
   if (error instanceof Failure && error.usage) io.stderr.write(`\n${USAGE}`)
   return 2
 }

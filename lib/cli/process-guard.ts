@@ -1,4 +1,4 @@
-import { messageOf } from '../util/server-error.js'
+import { reasonOf } from './failure.js'
 
 /** The process the command runs in, as far as it guards it: Node's, or a test's. */
 export interface GuardedProcess {
@@ -33,7 +33,7 @@ export function guardProcess (proc: GuardedProcess, stderr: { write (text: strin
     proc.exitCode = verdict
   })
   const crashed = (error: unknown): void => {
-    say(`the app failed where nothing catches it (a rejected promise no one awaits, a throw in a timer or callback): ${messageOf(error)}: catch it in the app`)
+    say(`the app failed where nothing catches it (a rejected promise no one awaits, a throw in a timer or callback): ${reasonOf(error)}: catch it in the app`)
     verdict = verdict === undefined || verdict === 0 ? 2 : verdict
     proc.exit(verdict)
   }

@@ -308,7 +308,9 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
     await fails(['check', ...app], `fastify-api-versioning: --app app.ts: its default export, a function, returned ${what}: expected a Fastify instance\n`, 'returns')
   }
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: its default export, a function, failed: no database\n', 'throws')
-  await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed\n')
+  await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed: connect ECONNREFUSED 127.0.0.1:5432\n')
+  // The entry's error says where (its code's), its cause what (the app's).
+  await fails(['snapshot', ...app], "fastify-api-versioning: fastify-api-versioning/openapi: transformObject threw for version 1.0: Cannot read properties of undefined (reading 'url')\n", 'transform-throws')
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
   // Checked, then the app would not close: what holds the process may keep it from ending.
   t.same(await gate(t, ['check', ...app], 'released', 'fails'), {
@@ -386,8 +388,8 @@ t.test('what the app does to the process cannot decide the exit code: exit 2 bef
   const crash = (error: unknown) => `fastify-api-versioning: --app app.mjs: the app failed where nothing catches it (a rejected promise no one awaits, a throw in a timer or callback): ${error}: catch it in the app\n`
   for (const event of ['uncaughtException', 'unhandledRejection']) {
     const crashed = guarded()
-    crashed.proc.emit(event, new Error('cannot connect to the database'))
-    t.same([crashed.proc.exited, crashed.stderr()], [2, crash('cannot connect to the database')], `${event} before a verdict`)
+    crashed.proc.emit(event, new Error('cannot connect to the database', { cause: new Error('ECONNREFUSED') }))
+    t.same([crashed.proc.exited, crashed.stderr()], [2, crash('cannot connect to the database: ECONNREFUSED')], `${event} before a verdict`)
   }
   const closing = (verdict: number, code: number): { exitCode: unknown, stderr: string } => {
     const run = guarded()
