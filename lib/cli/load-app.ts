@@ -30,8 +30,9 @@ export async function loadApp (specifier: string, cwd: string, wait: StartWait):
   let app = module.default
   if (typeof app === 'function') {
     const build = app as () => unknown
-    app = await step(wait, build, `${flag}: its default export, a function, failed`, 'its default export, a function, did not return')
-    if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance`)
+    const plugin = pluginAdvice(build.length)
+    app = await step(wait, build, `${flag}: its default export, a function, failed`, 'its default export, a function, did not return', plugin)
+    if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance${plugin}`)
   } else if (isThenable(app) && !isApp(app)) {
     // `export default build()`: a promise of the app (a Fastify instance is a thenable too, and is taken as it is).
     const promised = app
@@ -65,9 +66,16 @@ async function importModule (url: string): Promise<Record<string, unknown>> {
 
 // A step of the start, bounded by `wait` (`late` says what did not finish): what it gives, or what it throws as a
 // Failure after `failed`.
-async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string): Promise<Awaited<T>> {
-  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${reasonOf(error)}`) })
+async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string, advice = ''): Promise<Awaited<T>> {
+  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${reasonOf(error)}${advice}`) })
   return await wait(work, late)
+}
+
+// A function that declares parameters may be a Fastify plugin (fastify-cli's app.js: async function (fastify, opts)),
+// which, called with none as a builder is, fails on the instance it was not given: what went wrong says only that.
+function pluginAdvice (parameters: number): string {
+  if (parameters === 0) return ''
+  return '; it takes parameters, as a Fastify plugin does (fastify-cli\'s app.js), but --app calls it with none and wants the app: export a function that builds the app and registers the plugin in it (export default async () => { const app = Fastify(); await app.register(plugin); return app })'
 }
 
 function isApp (value: unknown): value is App {

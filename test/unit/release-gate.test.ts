@@ -308,6 +308,9 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
     await fails(['check', ...app], `fastify-api-versioning: --app app.ts: its default export, a function, returned ${what}: expected a Fastify instance\n`, 'returns')
   }
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: its default export, a function, failed: no database\n', 'throws')
+  await fails(['check', '--app', 'plugin.cjs', '--dir', dir], "fastify-api-versioning: --app plugin.cjs: its default export, a function, failed: Cannot read properties of undefined (reading 'get'); " +
+    "it takes parameters, as a Fastify plugin does (fastify-cli's app.js), but --app calls it with none and wants the app: export a function that builds the app and registers the plugin in it " +
+    '(export default async () => { const app = Fastify(); await app.register(plugin); return app })\n')
   await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed: connect ECONNREFUSED 127.0.0.1:5432\n')
   // The entry's error says where (its code's), its cause what (the app's).
   await fails(['snapshot', ...app], "fastify-api-versioning: fastify-api-versioning/openapi: transformObject threw for version 1.0: Cannot read properties of undefined (reading 'url')\n", 'transform-throws')
