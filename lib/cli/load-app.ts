@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { kReleaseGate, type ReleaseGate } from '../changes/release-gate.js'
+import type { ReleaseGate } from '../changes/release-gate.js'
+import { kState } from '../state.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import type { StartWait } from './bounded.js'
@@ -10,7 +11,7 @@ import { Failure, reasonOf } from './failure.js'
 export interface App {
   ready (): PromiseLike<unknown>
   close (): PromiseLike<unknown>
-  [kReleaseGate]?: ReleaseGate
+  [kState]?: { readonly releaseGate: ReleaseGate | null }
 }
 
 /**
@@ -44,14 +45,21 @@ export async function loadApp (specifier: string, cwd: string, wait: StartWait):
   return { app }
 }
 
-/** Makes the app ready, within `wait`, and gives what the openapi entry keeps for the command. */
+/**
+ * Makes the app ready, within `wait`, and gives what the openapi entry keeps for the command, in the state of the
+ * apiVersioning of the app's root, where the entry is registered in the app itself or in a plugin (under a prefix).
+ */
 export async function gateOf (app: App, specifier: string, wait: StartWait): Promise<ReleaseGate> {
-  await step(wait, async () => await app.ready(), `--app ${specifier}: the app failed to start (ready())`, 'the app did not become ready (ready())')
-  const gate = app[kReleaseGate]
-  if (gate === undefined) {
-    throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
+  const flag = `--app ${specifier}`
+  await step(wait, async () => await app.ready(), `${flag}: the app failed to start (ready())`, 'the app did not become ready (ready())')
+  const state = app[kState]
+  if (state === undefined) {
+    throw new Failure(`${flag}: the app has no apiVersioning the command can reach, which it reads the documents from: register apiVersioning in the app itself (the instance --app gives), not inside a plugin, then fastify-api-versioning/openapi`)
   }
-  return gate
+  if (state.releaseGate === null) {
+    throw new Failure(`${flag}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
+  }
+  return state.releaseGate
 }
 
 // A module Node will not load (TypeScript, where it strips no types) is said with the ways to load it.

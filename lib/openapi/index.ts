@@ -8,7 +8,7 @@ import type { ChangesContext } from '../changes/changes-context.js'
 import { describeChanges } from '../changes/changes-description.js'
 import { apiVersionChanges, compareVersions, type ApiVersionChanges } from '../changes/compare-versions.js'
 import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
-import { kReleaseGate, releaseGate } from '../changes/release-gate.js'
+import { releaseGate } from '../changes/release-gate.js'
 import { changesContext } from './changes-context.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
@@ -158,7 +158,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   })
   fastify.decorate('apiVersionDocuments', () => serve().documents)
   fastify.decorate('apiVersionChanges', () => serve().changes)
-  fastify.decorate(kReleaseGate, releaseGate({ served: serve, policies: versioning.policies, now: clock }))
+  state.releaseGate = releaseGate({ served: serve, policies: versioning.policies, now: clock })
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
   const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }

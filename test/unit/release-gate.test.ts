@@ -286,6 +286,14 @@ t.test('the app module: a Fastify instance or a function returning one, ESM or C
   t.same(await gate(t, ['check', '--app', join(fixtures, 'commonjs.cjs'), '--dir', cjs], 'breaking'), await gate(t, ['check', '--app', 'app.ts', '--dir', cjs], 'breaking'), 'an absolute path')
 })
 
+// docs/openapi.md: the documents are served "under the prefix of the plugin the entry is registered in".
+t.test('the openapi entry in a plugin under a prefix, with the routes it documents: snapshot and check find it', async t => {
+  const dir = tempFolder(t)
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'prefixed'), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' })
+  t.same(Object.keys(JSON.parse(readFileSync(join(dir, '1.0.json'), 'utf8')).paths), ['/api/orders'], 'the document /api/openapi/1.0.json serves')
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'prefixed'), { code: 0, stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n', stderr: '' })
+})
+
 t.test('what stops the command is exit 2 and a message that names the flag or file and says what to do', async t => {
   const dir = await released(t)
   const fails = async (argv: string[], stderr: string | RegExp, variant?: Variant) => {
@@ -315,6 +323,7 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   // The entry's error says where (its code's), its cause what (the app's).
   await fails(['snapshot', ...app], "fastify-api-versioning: fastify-api-versioning/openapi: transformObject threw for version 1.0: Cannot read properties of undefined (reading 'url')\n", 'transform-throws')
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
+  await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no apiVersioning the command can reach, which it reads the documents from: register apiVersioning in the app itself (the instance --app gives), not inside a plugin, then fastify-api-versioning/openapi\n', 'enclosed')
   // Checked, then the app would not close: what holds the process may keep it from ending.
   t.same(await gate(t, ['check', ...app], 'released', 'fails'), {
     code: 2,
