@@ -142,7 +142,7 @@ function wire (fastify: FastifyInstance, options: ResolvedOptions, telemetry: Te
   fastify.addHook('onReady', strategy.forget)
   if (telemetry !== null) fastify.addHook('onReady', startsAtReady(telemetry, fastify.log))
   fastify.decorate(kApiVersioning, true)
-  fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes, shared })
+  fastify.decorate(kState, { options, errorObjects, paths: table.paths, routes: table.routes, shared, releaseGate: null })
   guardOutsideScope(fastify)
   decorateRequests(fastify)
   fastify.decorateReply('problem', function (this: FastifyReply, problem: ProblemDocument) {

@@ -20,4 +20,11 @@ export interface ApiVersioningState {
   readonly routes: readonly VersioningRoute[]
   /** The shared schemas of the plugin's instance: what the webhooks' payloads are read with. */
   readonly shared: SharedSchemas
+  /**
+   * What the release gate (the `fastify-api-versioning` command) reads, set by the openapi entry (one per
+   * apiVersioning: a second comes after the first's routes, which it refuses): kept here, where the command finds
+   * it from the app's root, even where the entry is registered in a plugin (under a prefix). A ReleaseGate
+   * (changes/release-gate.ts), which this module, before changes/ in lib's flow, does not name; null until set.
+   */
+  releaseGate: unknown
 }

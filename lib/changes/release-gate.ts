@@ -6,13 +6,6 @@ import { anchored } from './anchored-refs.js'
 import type { ApiVersionDocument, OpenApiDocument } from './document.js'
 
 /**
- * Where an app with the openapi entry keeps what the release gate (the `fastify-api-versioning` command) reads:
- * a registry symbol, so that the command's build and the app's (ESM or CommonJS) agree on it. Not exported by the
- * entry: the command is its only reader.
- */
-export const kReleaseGate = Symbol.for('fastify-api-versioning.openapi.releaseGate')
-
-/**
  * What the release gate reads from an app, once it is ready. It compares with the comparison of
  * `apiVersionChanges()`: a saved document of a version and the current one are a pair, as two versions are.
  */

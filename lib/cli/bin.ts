@@ -4,7 +4,7 @@
 // ends once what it wrote is flushed, never cut short.
 import { main } from './main.js'
 
-main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }).then(code => {
+main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }, process).then(code => {
   process.exitCode = code
   process.stdout.write('', () => process.stderr.write('', () => process.exit()))
 })

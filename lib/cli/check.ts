@@ -58,10 +58,22 @@ async function readSaved (dir: string, given: string, { file }: SavedVersion): P
   } catch (error) {
     throw new Failure(`--dir ${given}: ${file} cannot be read as JSON (${messageOf(error)}): restore it as snapshot wrote it, from version control`)
   }
-  if (!isObject(document) || !isObject(document.paths)) {
-    throw new Failure(`--dir ${given}: ${file} is no OpenAPI document (it has no paths): restore it as snapshot wrote it, from version control`)
+  const wrong = notOpenApi(document)
+  if (wrong !== null) {
+    throw new Failure(`--dir ${given}: ${file} is no OpenAPI 3.0 or 3.1 document (${wrong}): restore it as snapshot wrote it, from version control`)
   }
   return document as unknown as OpenApiDocument
+}
+
+// What snapshot writes, and what the comparison reads: anything else (a placeholder, a Swagger 2.0 file) would be
+// compared as a document of no operations, where all the app serves is "added", and pass.
+function notOpenApi (document: unknown): string | null {
+  if (!isObject(document)) return `it is ${Array.isArray(document) ? 'an array' : JSON.stringify(document)}, not an object`
+  const { openapi, swagger } = document
+  if (swagger !== undefined && openapi === undefined) return `it is Swagger ${JSON.stringify(swagger)}`
+  if (typeof openapi !== 'string' || !/^3\.[01]\.\d/.test(openapi)) return openapi === undefined ? 'it has no "openapi" field' : `its "openapi" is ${JSON.stringify(openapi)}`
+  if (!isObject(document.info)) return 'it has no "info" object'
+  return isObject(document.paths) ? null : 'it has no "paths" object'
 }
 
 // A comparison that cannot tell what changed (a schema too deep to follow) proves nothing: the file is named.

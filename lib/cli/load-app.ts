@@ -1,17 +1,17 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { kReleaseGate, type ReleaseGate } from '../changes/release-gate.js'
+import type { ReleaseGate } from '../changes/release-gate.js'
+import { kState } from '../state.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
-import { messageOf } from '../util/server-error.js'
 import type { StartWait } from './bounded.js'
-import { Failure } from './failure.js'
+import { Failure, reasonOf } from './failure.js'
 
 /** A Fastify instance, as far as the command uses one. */
 export interface App {
   ready (): PromiseLike<unknown>
   close (): PromiseLike<unknown>
-  [kReleaseGate]?: ReleaseGate
+  [kState]?: { readonly releaseGate: ReleaseGate | null }
 }
 
 /**
@@ -31,8 +31,9 @@ export async function loadApp (specifier: string, cwd: string, wait: StartWait):
   let app = module.default
   if (typeof app === 'function') {
     const build = app as () => unknown
-    app = await step(wait, build, `${flag}: its default export, a function, failed`, 'its default export, a function, did not return')
-    if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance`)
+    const plugin = pluginAdvice(build.length)
+    app = await step(wait, build, `${flag}: its default export, a function, failed`, 'its default export, a function, did not return', plugin)
+    if (!isApp(app)) throw new Failure(`${flag}: its default export, a function, returned ${describe(app)}: expected a Fastify instance${plugin}`)
   } else if (isThenable(app) && !isApp(app)) {
     // `export default build()`: a promise of the app (a Fastify instance is a thenable too, and is taken as it is).
     const promised = app
@@ -44,14 +45,21 @@ export async function loadApp (specifier: string, cwd: string, wait: StartWait):
   return { app }
 }
 
-/** Makes the app ready, within `wait`, and gives what the openapi entry keeps for the command. */
+/**
+ * Makes the app ready, within `wait`, and gives what the openapi entry keeps for the command, in the state of the
+ * apiVersioning of the app's root, where the entry is registered in the app itself or in a plugin (under a prefix).
+ */
 export async function gateOf (app: App, specifier: string, wait: StartWait): Promise<ReleaseGate> {
-  await step(wait, async () => await app.ready(), `--app ${specifier}: the app failed to start (ready())`, 'the app did not become ready (ready())')
-  const gate = app[kReleaseGate]
-  if (gate === undefined) {
-    throw new Failure(`--app ${specifier}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
+  const flag = `--app ${specifier}`
+  await step(wait, async () => await app.ready(), `${flag}: the app failed to start (ready())`, 'the app did not become ready (ready())')
+  const state = app[kState]
+  if (state === undefined) {
+    throw new Failure(`${flag}: the app has no apiVersioning the command can reach, which it reads the documents from: register apiVersioning in the app itself (the instance --app gives), not inside a plugin, then fastify-api-versioning/openapi`)
   }
-  return gate
+  if (state.releaseGate === null) {
+    throw new Failure(`${flag}: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)`)
+  }
+  return state.releaseGate
 }
 
 // A module Node will not load (TypeScript, where it strips no types) is said with the ways to load it.
@@ -66,9 +74,16 @@ async function importModule (url: string): Promise<Record<string, unknown>> {
 
 // A step of the start, bounded by `wait` (`late` says what did not finish): what it gives, or what it throws as a
 // Failure after `failed`.
-async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string): Promise<Awaited<T>> {
-  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${messageOf(error)}`) })
+async function step<T> (wait: StartWait, run: () => T | PromiseLike<T>, failed: string, late: string, advice = ''): Promise<Awaited<T>> {
+  const work = (async () => await run())().catch((error: unknown) => { throw new Failure(`${failed}: ${reasonOf(error)}${advice}`) })
   return await wait(work, late)
+}
+
+// A function that declares parameters may be a Fastify plugin (fastify-cli's app.js: async function (fastify, opts)),
+// which, called with none as a builder is, fails on the instance it was not given: what went wrong says only that.
+function pluginAdvice (parameters: number): string {
+  if (parameters === 0) return ''
+  return '; it takes parameters, as a Fastify plugin does (fastify-cli\'s app.js), but --app calls it with none and wants the app: export a function that builds the app and registers the plugin in it (export default async () => { const app = Fastify(); await app.register(plugin); return app })'
 }
 
 function isApp (value: unknown): value is App {

@@ -8,7 +8,7 @@ import type { ChangesContext } from '../changes/changes-context.js'
 import { describeChanges } from '../changes/changes-description.js'
 import { apiVersionChanges, compareVersions, type ApiVersionChanges } from '../changes/compare-versions.js'
 import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
-import { kReleaseGate, releaseGate } from '../changes/release-gate.js'
+import { releaseGate } from '../changes/release-gate.js'
 import { changesContext } from './changes-context.js'
 import { RouteCollector, type RouteTransform } from './collect.js'
 import { lifecycleInstants, periodAt } from './lifecycle.js'
@@ -171,7 +171,7 @@ async function openApiPlugin (fastify: FastifyInstance, rawOptions: ApiVersionin
   // Copies, the caller's own to edit (a build step that publishes them elsewhere), of the JSON the routes serve.
   fastify.decorate('apiVersionDocuments', () => [...serve().byKey.values()].map(entry => ({ ...entry.document, document: JSON.parse(json(entry)) as OpenApiDocument })))
   fastify.decorate('apiVersionChanges', () => serve().changes)
-  fastify.decorate(kReleaseGate, releaseGate({ served: serve, policies: versioning.policies, now: clock }))
+  state.releaseGate = releaseGate({ served: serve, policies: versioning.policies, now: clock })
 
   // Unversioned and hidden: no version is needed to read the documents, and they document nothing of theirs.
   const routeOptions = { schema: hidden, onRequest: options.guard.onRequest, preHandler: options.guard.preHandler }

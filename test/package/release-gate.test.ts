@@ -19,6 +19,10 @@ const app = (require: boolean): string => {
   const app = Fastify()
   // HANG: what never ends, a hook that waits for a database that never answers.
   if (process.env.HANG) app.addHook(process.env.HANG === 'ready' ? 'onReady' : 'onClose', () => new Promise(() => {}))
+  // EXIT: what ends the process, a plugin that gives up without a database (ready) or a pool's shutdown (close);
+  // CRASH: a pool's connect() no one awaits.
+  if (process.env.EXIT) app.addHook(process.env.EXIT === 'ready' ? 'onReady' : 'onClose', async () => process.exit(0))
+  if (process.env.CRASH) Promise.reject(new Error('cannot connect to the database'))
   await app.register(apiVersioning, { problemDetails: true })
   await app.register(apiVersioningOpenApi)
   const order = { type: 'object', required: ['id', 'total'], properties: { id: { type: 'integer' }, total: { type: 'integer' } } }
@@ -47,7 +51,7 @@ t.test('the package ships the command, which snapshots an app\'s versions and ch
 
   // What the app module reads: CHANGE, HOLD and HANG. One that holds or hangs the process is bounded far below the
   // layer's bound: a command that does not end then fails here (status null).
-  const command = (args: string[], change = '', more: { HOLD?: string, HANG?: string } = {}): { status: number | null, stdout: string, stderr: string } =>
+  const command = (args: string[], change = '', more: { HOLD?: string, HANG?: string, EXIT?: string, CRASH?: string } = {}): { status: number | null, stdout: string, stderr: string } =>
     spawnSync(process.execPath, [bin, ...args], { cwd: dir, env: { ...env, CHANGE: change, ...more }, encoding: 'utf8', timeout: Object.keys(more).length === 0 ? 900_000 : 120_000 })
 
   t.match(command(['snapshot', '--app', 'app.mjs', '--dir', 'openapi-versions']), { status: 0, stdout: 'Saved 2 versions in openapi-versions: 1.0.json, 2.0.json\n', stderr: '' })
@@ -80,6 +84,28 @@ t.test('the package ships the command, which snapshots an app\'s versions and ch
     stdout: '',
     stderr: 'fastify-api-versioning: --app app.mjs: the app did not become ready (ready()) within 5 s: it waits for something that never comes (a connection, a plugin or hook that never ends); make it end, or give it longer with --ready-timeout <seconds>\n'
   }, 'an app that never becomes ready: exit 2, and the command ends')
+  // The app's code runs in the command's process: what it does to the process does not decide the exit code.
+  t.match(command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'breaking', { EXIT: 'ready' }), {
+    status: 2,
+    stdout: '',
+    stderr: 'fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(0)) before anything was checked: keep process.exit() out of its module and hooks (throw instead), so that the command can load it\n'
+  }, 'process.exit(0) in an onReady hook: exit 2, not a pass without a check')
+  t.match(command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'breaking', { EXIT: 'close' }), {
+    status: 1,
+    stdout: breaking.stdout,
+    stderr: 'fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(0)) as it closed: the exit code is the command\'s\n'
+  }, 'process.exit(0) in an onClose hook after breaking changes: still exit 1')
+  t.match(command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'breaking', { CRASH: '1' }), {
+    status: 2,
+    stderr: /^fastify-api-versioning: --app app\.mjs: the app failed where nothing catches it \(a rejected promise no one awaits, a throw in a timer or callback\): cannot connect to the database: catch it in the app\n$/
+  }, 'an unhandled rejection: exit 2, not Node\'s 1 ("breaking changes")')
+  if (process.platform !== 'win32') {
+    // A reader that stops early (`check ... | head` in a CI step): the verdict's exit code, the app closed.
+    const cut = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" check --app app.mjs --dir openapi-versions | true; echo "exit \${PIPESTATUS[0]}" >&2`], {
+      cwd: dir, env: { ...env, CHANGE: 'breaking' }, encoding: 'utf8', timeout: 900_000
+    })
+    t.equal(cut.stderr, 'exit 1\n', 'output to a closed pipe: no crash, exit 1')
+  }
   const status = command(['check', '--app', 'app.mjs', '--dir', 'openapi-versions'], 'status')
   t.match(status, { status: 1, stderr: '' })
   t.equal(status.stdout.split('\n').slice(0, 5).join('\n'), [

@@ -3,7 +3,8 @@ import Fastify from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange } from '../../lib/index.js'
 import apiVersioningOpenApi from '../../lib/openapi/index.js'
-import { kReleaseGate, type ReleaseGate } from '../../lib/changes/release-gate.js'
+import type { ReleaseGate } from '../../lib/changes/release-gate.js'
+import { kState, type ApiVersioningState } from '../../lib/state.js'
 import { allProblems, documentOf, operations } from './openapi-helpers.js'
 
 const Order = Type.Object({ id: Type.Integer(), createdAt: Type.String(), status: Type.String() })
@@ -85,7 +86,7 @@ t.test('a rename versionChanges declares is one change, as breaking as the older
 
   // The release gate compares a version's saved document with its own current one: a rename there (declared for
   // the version itself) is no change from a version before, but a property removed and another added.
-  const gate = (app as unknown as Record<symbol, ReleaseGate>)[kReleaseGate]
+  const gate = (app as unknown as Record<symbol, ApiVersioningState>)[kState].releaseGate as ReleaseGate
   const [older, newer] = app.apiVersionDocuments()
   t.same(gate.compare({ ...newer, document: older.document }, newer).changed.map(change => change.details)[0].filter(detail => detail.change.includes('`code`')), [
     { change: 'request body: required property `code` added', breaking: true },

@@ -1,9 +1,11 @@
 import t, { type Test } from 'tap'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { main } from '../../lib/cli/main.js'
+import { guardProcess } from '../../lib/cli/process-guard.js'
 import { served, type Variant } from './fixtures/release-gate/app.js'
 
 // The release gate, `fastify-api-versioning snapshot|check --app <module> --dir <folder>`, run in this process:
@@ -13,12 +15,22 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'release-gate')
 
 interface Run { code: number, stdout: string, stderr: string }
 
-async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes'): Promise<Run> {
+// The process the command guards: a stand-in, so that what a test does to it ends no process. `exited`: the code
+// the command gave process.exit().
+class FakeProcess extends EventEmitter {
+  exitCode?: number | string | null
+  exited?: number
+  readonly stdout = new EventEmitter()
+  readonly stderr = new EventEmitter()
+  exit (code: number): void { this.exited = code }
+}
+
+async function gate (t: Test, argv: string[], variant: Variant = 'released', closing: typeof served.closing = 'closes', proc = new FakeProcess()): Promise<Run> {
   Object.assign(served, { variant, closing })
-  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes' }))
+  t.teardown(() => Object.assign(served, { variant: 'released', closing: 'closes', hooks: undefined }))
   let stdout = ''
   let stderr = ''
-  const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures })
+  const code = await main(argv, { stdout: { write: text => { stdout += text } }, stderr: { write: text => { stderr += text } }, cwd: fixtures }, proc)
   return { code, stdout, stderr }
 }
 
@@ -280,6 +292,14 @@ t.test('the app module: a Fastify instance or a function returning one, ESM or C
   t.same(await gate(t, ['check', '--app', join(fixtures, 'commonjs.cjs'), '--dir', cjs], 'breaking'), await gate(t, ['check', '--app', 'app.ts', '--dir', cjs], 'breaking'), 'an absolute path')
 })
 
+// docs/openapi.md: the documents are served "under the prefix of the plugin the entry is registered in".
+t.test('the openapi entry in a plugin under a prefix, with the routes it documents: snapshot and check find it', async t => {
+  const dir = tempFolder(t)
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'prefixed'), { code: 0, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: '' })
+  t.same(Object.keys(JSON.parse(readFileSync(join(dir, '1.0.json'), 'utf8')).paths), ['/api/orders'], 'the document /api/openapi/1.0.json serves')
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'prefixed'), { code: 0, stdout: '1.0: no change\n2.0: no change\n\nNo breaking change in 2 saved versions.\n', stderr: '' })
+})
+
 t.test('what stops the command is exit 2 and a message that names the flag or file and says what to do', async t => {
   const dir = await released(t)
   const fails = async (argv: string[], stderr: string | RegExp, variant?: Variant) => {
@@ -302,8 +322,14 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
     await fails(['check', ...app], `fastify-api-versioning: --app app.ts: its default export, a function, returned ${what}: expected a Fastify instance\n`, 'returns')
   }
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: its default export, a function, failed: no database\n', 'throws')
-  await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed\n')
+  await fails(['check', '--app', 'plugin.cjs', '--dir', dir], "fastify-api-versioning: --app plugin.cjs: its default export, a function, failed: Cannot read properties of undefined (reading 'get'); " +
+    "it takes parameters, as a Fastify plugin does (fastify-cli's app.js), but --app calls it with none and wants the app: export a function that builds the app and registers the plugin in it " +
+    '(export default async () => { const app = Fastify(); await app.register(plugin); return app })\n')
+  await fails(['check', '--app', 'fails.ts', '--dir', dir], 'fastify-api-versioning: --app fails.ts: the app failed to start (ready()): a plugin failed: connect ECONNREFUSED 127.0.0.1:5432\n')
+  // The entry's error says where (its code's), its cause what (the app's).
+  await fails(['snapshot', ...app], "fastify-api-versioning: fastify-api-versioning/openapi: transformObject threw for version 1.0: Cannot read properties of undefined (reading 'url')\n", 'transform-throws')
   await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no OpenAPI documents: register fastify-api-versioning/openapi in it (after apiVersioning, before the routes)\n', 'no-openapi')
+  await fails(['check', ...app], 'fastify-api-versioning: --app app.ts: the app has no apiVersioning the command can reach, which it reads the documents from: register apiVersioning in the app itself (the instance --app gives), not inside a plugin, then fastify-api-versioning/openapi\n', 'enclosed')
   // Checked, then the app would not close: what holds the process may keep it from ending.
   t.same(await gate(t, ['check', ...app], 'released', 'fails'), {
     code: 2,
@@ -319,8 +345,22 @@ t.test('what stops the command is exit 2 and a message that names the flag or fi
   await fails(['snapshot', '--app', 'app.ts', '--dir', join(empty, 'taken')], /^fastify-api-versioning: --dir \S+taken: cannot write the documents there: EISDIR/)
   const broken = tempFolder(t, { '1.0.json': '{ "openapi": ', '2.0.json': '[]' })
   await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json cannot be read as JSON \(.+\): restore it as snapshot wrote it, from version control\n$/)
-  writeFileSync(join(broken, '1.0.json'), '{}')
-  await fails(['check', '--app', 'app.ts', '--dir', broken], /^fastify-api-versioning: --dir \S+: 1\.0\.json is no OpenAPI document \(it has no paths\): restore it as snapshot wrote it, from version control\n$/)
+  // A placeholder, a bad merge, a Swagger 2.0 file: compared, each would be a document of no operations, and pass.
+  const info = { title: 'Orders', version: '1.0' }
+  for (const [document, wrong] of [
+    [{}, 'it has no "openapi" field'],
+    [{ paths: {} }, 'it has no "openapi" field'],
+    [{ swagger: '2.0', info, paths: {} }, 'it is Swagger "2.0"'],
+    [{ openapi: '2.0', info, paths: {} }, 'its "openapi" is "2.0"'],
+    [{ openapi: 3.1, info, paths: {} }, 'its "openapi" is 3.1'],
+    [{ openapi: '3.1.0', paths: {} }, 'it has no "info" object'],
+    [{ openapi: '3.0.3', info }, 'it has no "paths" object'],
+    [[], 'it is an array, not an object'],
+    [null, 'it is null, not an object']
+  ] as const) {
+    writeFileSync(join(broken, '1.0.json'), JSON.stringify(document))
+    await fails(['check', '--app', 'app.ts', '--dir', broken], `fastify-api-versioning: --dir ${broken}: 1.0.json is no OpenAPI 3.0 or 3.1 document (${wrong}): restore it as snapshot wrote it, from version control\n`)
+  }
 })
 
 t.test('an app that does not load or become ready within --ready-timeout is exit 2, naming the step that never ended', async t => {
@@ -349,6 +389,66 @@ t.test('the verdict is written before the app closes, and closing is bounded by 
     code: 1, stdout: breaking.stdout, stderr: 'fastify-api-versioning: --app app.ts: closing the app failed: the pool would not end\n'
   }, 'breaking, then a close that throws')
   t.same(await gate(t, ['snapshot', ...quick], 'released', 'hangs'), { code: 2, stdout: `Saved 2 versions in ${dir}: 1.0.json, 2.0.json\n`, stderr: hangs }, 'snapshot')
+})
+
+// The app's code runs in the command's process: process.exit() in its module or a hook, or a failure nothing
+// catches, would end the command with the app's code (0: a pass without a check; 1 for a crash: "breaking").
+t.test('what the app does to the process cannot decide the exit code: exit 2 before a verdict, the verdict after', async t => {
+  const guarded = (): { proc: FakeProcess, verdict: (code: number) => void, stderr: () => string } => {
+    const proc = new FakeProcess()
+    let stderr = ''
+    return { proc, verdict: guardProcess(proc, { write: text => { stderr += text } }, 'app.mjs'), stderr: () => stderr }
+  }
+  const ended = (code: number) => `fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(${code})) before anything was checked: keep process.exit() out of its module and hooks (throw instead), so that the command can load it\n`
+  const early = guarded()
+  early.proc.emit('exit', 0)
+  t.same([early.proc.exitCode, early.stderr()], [2, ended(0)], 'process.exit(0) as the module loads, or in an onReady hook')
+  const crash = (error: unknown) => `fastify-api-versioning: --app app.mjs: the app failed where nothing catches it (a rejected promise no one awaits, a throw in a timer or callback): ${error}: catch it in the app\n`
+  for (const event of ['uncaughtException', 'unhandledRejection']) {
+    const crashed = guarded()
+    crashed.proc.emit(event, new Error('cannot connect to the database', { cause: new Error('ECONNREFUSED') }))
+    t.same([crashed.proc.exited, crashed.stderr()], [2, crash('cannot connect to the database: ECONNREFUSED')], `${event} before a verdict`)
+  }
+  const closing = (verdict: number, code: number): { exitCode: unknown, stderr: string } => {
+    const run = guarded()
+    run.verdict(verdict)
+    run.proc.emit('exit', code)
+    return { exitCode: run.proc.exitCode, stderr: run.stderr() }
+  }
+  const asItClosed = (code: number) => `fastify-api-versioning: --app app.mjs: the app ended the process (process.exit(${code})) as it closed: the exit code is the command's\n`
+  t.same(closing(1, 0), { exitCode: 1, stderr: asItClosed(0) }, 'breaking changes, then process.exit(0) in an onClose hook: still 1')
+  t.same(closing(0, 0), { exitCode: 0, stderr: '' }, 'the command\'s own exit')
+  t.same(closing(0, 3), { exitCode: 2, stderr: asItClosed(3) }, 'nothing breaking, then process.exit(3) as it closed: a close that failed')
+  const late = guarded()
+  late.verdict(1)
+  late.proc.emit('unhandledRejection', 'the pool would not end')
+  t.same([late.proc.exited, late.stderr()], [1, crash('the pool would not end')], 'a crash as it closes: the verdict stands')
+  late.proc.emit('exit', 1)
+  t.equal(late.proc.exitCode, 1, 'said once')
+
+  // Output to a reader that stopped early (`check ... | head`): not a crash, and the exit code is the verdict's.
+  const piped = guarded()
+  piped.verdict(1)
+  const closedPipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })
+  piped.proc.stdout.emit('error', closedPipe)
+  piped.proc.stderr.emit('error', closedPipe)
+  piped.proc.emit('exit', 1)
+  t.same([piped.proc.exitCode, piped.proc.exited, piped.stderr()], [1, undefined, ''], 'a closed pipe')
+
+  // The command tells the guard its verdict before it closes the app, then what closing made of it.
+  const dir = await released(t)
+  const proc = new FakeProcess()
+  const seen: unknown[] = []
+  served.hooks = { onReady: () => { proc.emit('exit', 0); seen.push(proc.exitCode) }, onClose: () => { proc.emit('exit', 0); seen.push(proc.exitCode) } }
+  const run = await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'breaking', 'closes', proc)
+  t.same(seen, [2, 1], 'exit 2 while it became ready, 1 once breaking changes were found')
+  t.equal(run.code, 1)
+  t.match(run.stderr, /process\.exit\(0\)\) before anything was checked: .+\n.+process\.exit\(0\)\) as it closed: the exit code is the command's\n$/)
+  served.hooks = undefined
+  const failing = new FakeProcess()
+  t.equal((await gate(t, ['check', '--app', 'app.ts', '--dir', dir, '--close-timeout', '0.05'], 'released', 'hangs', failing)).code, 2)
+  failing.emit('exit', 2)
+  t.equal(failing.exitCode, 2, 'nothing breaking, then no close: 2')
 })
 
 t.test('--version prints the package\'s version', async t => {
