@@ -10,8 +10,11 @@ const REPOSITORY = 'https://github.com/fastify-api-versioning/fastify-api-versio
 // unminified builds; what a user reads or runs is ~171 kB packed, ~581 kB unpacked (2026-11-28, with the version
 // changes' single route, the changelog page, schema names, endpoint changes, enums and webhooks; local names kept,
 // see scripts/bundle.mjs; the benchmarks' page is the repository's); 185.5 kB and 632 kB on 2026-11-29, with the
-// documents' own definitions (anchored, made components in OpenAPI 3.0) and the checks of dangling refs.
-const CEILING = { size: 190_000, unpackedSize: 645_000 }
+// documents' own definitions (anchored, made components in OpenAPI 3.0) and the checks of dangling refs; 194.7 kB
+// and 657 kB later that day, with the release gate's guard of the app's process, a moved endpoint's names, the
+// checks of contradicting instructions, process warnings without a logger, and the bundle's lines cut at 500
+// characters (1.5 kB packed: an uncaught start-up error printed most of the bundle).
+const CEILING = { size: 200_000, unpackedSize: 670_000 }
 
 const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
