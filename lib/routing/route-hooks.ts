@@ -111,9 +111,9 @@ export function createRouteHooks (parts: HookParts) {
 
   /**
    * For a versioned route that carries other constraints (a host), whose router node may reject a request the
-   * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`). Also where a versioned route's version goes into the log bindings (`logs`:
-   * the route's declared forms of its versions), for every later log line of the request; never the hidden
-   * route's, which serves no version.
+   * store has read: there the store leaves `apiVersion` to the route that takes the request (`setsVersion`).
+   * Also where a versioned route's version goes into the log bindings (`logs`: the route's declared forms of its
+   * versions), for every later log line of the request; never the hidden route's, which serves no version.
    */
   function versioned (segment: PathSegment | null, setsVersion: boolean, logs: ReadonlyMap<string, string> | null): onRequestHookHandler {
     return function apiVersionRead (request, reply, done) {

@@ -1,4 +1,5 @@
 import { coded } from '../errors.js'
+import { endpointName } from './endpoint-names.js'
 import type { ChangeRules, EndpointRule } from './version-change.js'
 
 // What a `changed` instruction may say of an endpoint's older versions, each of which one version says once.
@@ -10,11 +11,12 @@ const CHANGED = ['url', 'status', 'summary', 'description', 'tags', 'operationId
  * or hidden from it on; and a version gives an endpoint one older URL, status or text of each kind.
  */
 export function checkEndpointClashes (list: ReadonlyArray<{ readonly text: string, readonly changes: readonly ChangeRules[] }>): void {
-  for (const { text, changes } of list) {
+  list.forEach(({ text, changes }, k) => {
     const seen = new Map<string, Map<string, EndpointRule>>()
     for (const rule of changes.flatMap(change => change.endpoints)) {
       for (const method of rule.methods) {
-        const endpoint = `${method} ${rule.url}`
+        // By its name: an endpoint named as declared and by an older URL of its is one (see endpoint-names.ts).
+        const endpoint = endpointName(list, k, `${method} ${rule.url}`)
         let said = seen.get(endpoint)
         if (said === undefined) seen.set(endpoint, said = new Map())
         for (const what of saysOf(rule)) {
@@ -29,7 +31,7 @@ export function checkEndpointClashes (list: ReadonlyArray<{ readonly text: strin
         }
       }
     }
-  }
+  })
 }
 
 // What an instruction says of its endpoint: its kind, or for `changed`, each thing it says older versions had.

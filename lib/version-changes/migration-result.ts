@@ -17,7 +17,8 @@ function kindOf (value: unknown): string {
  * body (`response => response.body = response.body.items`, an arrow that returns what it assigns), else what it
  * returned, which replaces the body. A returned value of another kind than an object or array body it was given is
  * a mistake, such as `response => response.body.total = 1`: refused, naming the change and the instruction, never
- * used nor silently ignored; so is a body, left or returned, that JSON cannot write (a symbol, a function, a bigint).
+ * used nor silently ignored; so is a body, left or returned, that JSON cannot write (a symbol, a function, a bigint),
+ * and a Map, Set or Date left where an object body was.
  */
 export function bodyAfter (result: unknown, given: { body: unknown }, before: unknown, where: string, side: 'request' | 'response'): unknown {
   const kept = result === undefined || result === given || result === given.body
@@ -26,8 +27,12 @@ export function bodyAfter (result: unknown, given: { body: unknown }, before: un
   if (type === 'symbol' || type === 'function' || type === 'bigint') {
     throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate ${kept ? 'left' : 'returned'} a ${type} as ${side}.body, which JSON cannot write`)
   }
-  if (!kept && typeof before === 'object' && before !== null && kindOf(result) !== kindOf(before)) {
-    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate returned ${kindOf(result)}, where the ${side} body it converts is ${kindOf(before)}; return nothing to keep ${side}.body as the migration changed it, or return the new body`)
+  // An object body replaced by another kind is a mistake where it is returned; left in the body, only where it is
+  // no JSON at all (a Map, a Set: written as {}), as a body may change from an object to an array or a text.
+  const changed = typeof before === 'object' && before !== null && kindOf(body) !== kindOf(before)
+  if (changed && (!kept || NOT_OBJECT_BODIES.has(kindOf(body).slice(2)))) {
+    const fix = kept ? `which JSON writes as no ${side} body; leave one JSON writes` : `return nothing to keep ${side}.body as the migration changed it, or return the new body`
+    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate ${kept ? 'left' : 'returned'} ${kindOf(body)}, where the ${side} body it converts is ${kindOf(before)}; ${fix}`)
   }
   return body
 }

@@ -249,7 +249,6 @@ export interface ResponseRule extends MigrationRule<ResponseToMigrate> {
 // other's changes.
 const RULES = Symbol.for('fastify-api-versioning.versionChange')
 const KEYS = new Set(['description', 'endpoints', 'enums', 'fields', 'requests', 'responses', 'schemas', 'webhooks'])
-// What OpenAPI allows a component's name to be.
 const FIELD_KINDS = ['renamedFrom', 'added', 'removed', 'changed'] as const
 const ROUTE = /^([A-Za-z]+) (\/\S*)$/
 

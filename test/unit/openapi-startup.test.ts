@@ -247,4 +247,14 @@ t.test("an app without a logger (Fastify's default) gets the plugin's start-up w
   await silent.ready()
   await new Promise(resolve => setImmediate(resolve))
   t.equal(warnings.length, 2, 'none where the logger leaves warnings out')
+  // A logger of the app's own, of no level (a loggerInstance): it gets them.
+  const got: unknown[] = []
+  const own = { info () {}, error () {}, debug () {}, fatal () {}, trace () {}, warn (...args: unknown[]) { got.push(args.at(-1)) }, child () { return own } }
+  const custom = Fastify({ loggerInstance: own as never })
+  custom.register(apiVersioning)
+  custom.get('/x', { apiVersions: '1.0' }, async () => 'x')
+  await custom.ready()
+  await new Promise(resolve => setImmediate(resolve))
+  t.equal(warnings.length, 2, 'no process warning')
+  t.match(got, [/^fastify-api-versioning: no route declares versions/], "the app's logger got it")
 })

@@ -253,6 +253,7 @@ t.test('an arrow that returns the body it assigned keeps it, of any kind; a Map 
     responses: [
       { route: 'GET /list', migrate: response => (response.body = (response.body as { items: unknown[] }).items) },
       { route: 'GET /symbol', migrate: response => { response.body = Symbol('body') } },
+      { route: 'GET /map', migrate: response => { response.body = new Map() } },
       { schema: Item, migrate: response => mode === 'unwrapped' ? undefined : cases[mode](response.body as { total: number }) }
     ],
     requests: [{ route: 'POST /big', migrate: () => 10n }, { schema: Query, migrate: () => [] }]
@@ -261,6 +262,7 @@ t.test('an arrow that returns the body it assigned keeps it, of any kind; a Map 
   await app.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [change] }, { version: '1.0' }] })
   app.get('/list', { versionChanges: true }, async () => ({ items: [1, 2] }))
   app.get('/symbol', { versionChanges: true }, async () => ({ total: 1 }))
+  app.get('/map', { versionChanges: true }, async () => ({ total: 1 }))
   app.get('/item', { versionChanges: true, schema: { response: { 200: Item } } }, async () => ({ total: 3 }))
   app.post('/big', { versionChanges: true }, async () => 'never')
   app.get('/query', { versionChanges: true, schema: { querystring: Query } }, async () => 'never')
@@ -271,8 +273,9 @@ t.test('an arrow that returns the body it assigned keeps it, of any kind; a Map 
     mode = name
     const res = await app.inject('/item?api-version=1.0')
     t.equal(res.statusCode, 500)
-    t.match(res.json(), { code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: new RegExp(`the change of 2\\.0, responses\\[2\\]: its migrate returned ${kind}, where the response body it converts is an object`) })
+    t.match(res.json(), { code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: new RegExp(`the change of 2\\.0, responses\\[3\\]: its migrate returned ${kind}, where the response body it converts is an object`) })
   }
+  t.match((await app.inject('/map?api-version=1.0')).json(), { message: /responses\[2\]: its migrate left a Map, where the response body it converts is an object; which JSON writes as no response body; leave one JSON writes/ }, 'a Map left in the body')
   const symbol = await app.inject('/symbol?api-version=1.0')
   t.equal(symbol.statusCode, 500)
   t.match(symbol.json(), { code: 'FST_API_VERSIONING_CONVERSION_FAILED', message: /the change of 2\.0, responses\[1\]: its migrate left a symbol as response\.body, which JSON cannot write/ })

@@ -188,3 +188,26 @@ t.test("a moved endpoint's other instructions and route migrations, named as dec
   // An instruction naming a URL the endpoint had in neither version of its change names no endpoint.
   await t.rejects(service('/invoices', '/invoices'), /the change of 3\.0, requests\[0\], names the route POST \/invoices, which no route declared with versionChanges: true is/)
 })
+
+t.test("a moved GET's HEAD route is named by either URL, as the GET is, unless the move lists HEAD itself", async t => {
+  for (const name of ['/bills', '/orders']) {
+    const app = Fastify()
+    await app.register(apiVersioning, {
+      versionChanges: [
+        {
+          version: '2.0',
+          changes: [versionChange({
+            description: 'Orders.',
+            endpoints: [{ method: 'GET', url: '/orders', changed: { url: '/bills' } }],
+            responses: [{ route: `HEAD ${name}`, migrate: response => { response.headers['x-head'] = 'old' } }]
+          })]
+        },
+        { version: '1.0' }
+      ]
+    })
+    app.get('/orders', { versionChanges: true }, async () => ({ ok: true }))
+    const head = async (url: string, version: string) => (await app.inject({ method: 'HEAD', url: `${url}?api-version=${version}` })).headers['x-head'] ?? null
+    t.same([await head('/bills', '1.0'), await head('/orders', '2.0')], ['old', null], name)
+    t.equal((await app.inject('/bills?api-version=1.0')).headers['x-head'], undefined, `${name}: the GET is another route`)
+  }
+})

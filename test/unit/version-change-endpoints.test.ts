@@ -35,6 +35,11 @@ t.test("one version's instructions for an endpoint that contradict each other, o
     [[{ ...get, deprecated: true }, { ...get, deprecated: { link: 'https://example.com' } }], /endpoints\[1\], says GET \/audit is deprecated again/]
   ]
   for (const [endpoints, message] of rows) t.throws(() => list({ '3.0': endpoints }), { code: 'FST_API_VERSIONING_INVALID_OPTION', message })
+  // An endpoint a later version moves is one, named by the URL of its time or as declared.
+  t.throws(() => list({
+    '4.0': [{ method: 'GET', url: '/orders', changed: { url: '/audit' } }],
+    '3.0': [{ ...get, changed: { summary: 'A' } }, { method: 'GET', url: '/orders', changed: { summary: 'B' } }]
+  }), { message: /the change of 3\.0, endpoints\[1\], says the older summary of GET \/orders again \(endpoints\[0\] says it\)/ })
   t.ok(list({ '3.0': [{ ...get, changed: { summary: 'A' } }, { ...get, changed: { status: 200 } }, { ...get, deprecated: true }, { method: 'POST', url: '/audit', removed: true }] }), 'each said once, of one endpoint or another')
 })
 
