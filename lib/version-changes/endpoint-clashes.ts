@@ -8,13 +8,21 @@ const CHANGED = ['url', 'status', 'summary', 'description', 'tags', 'operationId
 /**
  * Refuses the endpoint instructions of one version that contradict each other or say one thing twice (the last
  * would win, silently): an endpoint removed from a version on, which is then in no document, cannot be deprecated
- * or hidden from it on; and a version gives an endpoint one older URL, status or text of each kind.
+ * or hidden from it on; and a version gives an endpoint one older URL, status or text of each kind. And an
+ * instruction that says where an endpoint is (added, removed, moved) names a URL it had in its version, not one a
+ * later version moved it to.
  */
 export function checkEndpointClashes (list: ReadonlyArray<{ readonly text: string, readonly changes: readonly ChangeRules[] }>): void {
+  // The URLs later versions moved endpoints to (`GET /orders`), with the version that did: not yet theirs here.
+  const arrived = new Map<string, string>()
   list.forEach(({ text, changes }, k) => {
     const seen = new Map<string, Map<string, EndpointRule>>()
-    for (const rule of changes.flatMap(change => change.endpoints)) {
+    const rules = changes.flatMap(change => change.endpoints)
+    for (const rule of rules) {
       for (const method of rule.methods) {
+        // Where an endpoint is, in its version: the URL it had then, which a later move makes another.
+        const later = rule.kind === 'added' || rule.kind === 'removed' || rule.olderUrl !== null ? arrived.get(`${method} ${rule.url}`) : undefined
+        if (later !== undefined) fail(text, rule, `says where ${method} ${rule.url} is in ${text}, but it is there only from ${later} on, which moves it there: an instruction that adds, removes or moves an endpoint names the URL it had in its version`)
         // By its name: an endpoint named as declared and by an older URL of its is one (see endpoint-names.ts).
         const endpoint = endpointName(list, k, `${method} ${rule.url}`)
         let said = seen.get(endpoint)
@@ -30,6 +38,9 @@ export function checkEndpointClashes (list: ReadonlyArray<{ readonly text: strin
           fail(text, rule === removed ? shown : rule, `says ${endpoint} is ${shown.kind} from ${text} on, but ${removed.at} removes it from ${text} on, where no document has it: give one of them`)
         }
       }
+    }
+    for (const { methods, url, olderUrl } of rules) {
+      if (olderUrl !== null) for (const method of methods) arrived.set(`${method} ${url}`, text)
     }
   })
 }

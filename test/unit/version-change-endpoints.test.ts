@@ -40,6 +40,13 @@ t.test("one version's instructions for an endpoint that contradict each other, o
     '4.0': [{ method: 'GET', url: '/orders', changed: { url: '/audit' } }],
     '3.0': [{ ...get, changed: { summary: 'A' } }, { method: 'GET', url: '/orders', changed: { summary: 'B' } }]
   }), { message: /the change of 3\.0, endpoints\[1\], says the older summary of GET \/orders again \(endpoints\[0\] says it\)/ })
+  // Where it is, in an older change: the URL it had then.
+  const moved = { method: 'GET', url: '/orders', changed: { url: '/bills' } }
+  const olders: EndpointInstruction[] = [{ method: 'GET', url: '/orders', changed: { url: '/invoices' } }, { method: 'GET', url: '/orders', added: true }, { method: 'GET', url: '/orders', removed: true }]
+  for (const older of olders) {
+    t.throws(() => list({ '4.0': [moved], '3.0': [older] }), { message: /the change of 3\.0, endpoints\[0\], says where GET \/orders is in 3\.0, but it is there only from 4\.0 on, which moves it there: an instruction that adds, removes or moves an endpoint names the URL it had in its version/ })
+  }
+  t.ok(list({ '4.0': [moved], '3.0': [{ method: 'GET', url: '/bills', changed: { url: '/invoices' } }, { method: 'GET', url: '/orders', changed: { summary: 'Bills' } }] }), 'the URL of its time, and a description by the declared one')
   t.ok(list({ '3.0': [{ ...get, changed: { summary: 'A' } }, { ...get, changed: { status: 200 } }, { ...get, deprecated: true }, { method: 'POST', url: '/audit', removed: true }] }), 'each said once, of one endpoint or another')
 })
 
