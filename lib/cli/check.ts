@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { ApiVersion } from '../api-version.js'
 import { changeLines } from '../changes/changes-description.js'
+import { code } from '../changes/code.js'
 import type { ApiVersionDocument, OpenApiDocument } from '../changes/document.js'
 import type { ReleaseGate } from '../changes/release-gate.js'
 import { NOT_JUDGED } from '../changes/unjudged.js'
@@ -79,7 +80,10 @@ function notOpenApi (document: unknown): string | null {
 // A comparison that cannot tell what changed (a schema too deep to follow) proves nothing: the file is named.
 function compared (gate: ReleaseGate, given: string, { file, version }: SavedVersion, document: OpenApiDocument, now: ApiVersionDocument): Finding {
   try {
-    return changeLines(gate.compare({ version, deprecated: false, document }, now))
+    const changes = gate.compare({ version, deprecated: false, document }, now)
+    const { breaking, other } = changeLines(changes)
+    // Not in the documents' changes, which clients read: a hidden endpoint is internal. The gate's reader is not.
+    return { breaking, other: [...other, ...changes.hidden.map(operation => `${code(operation)} hidden: still served, in no document from this version on`)] }
   } catch (error) {
     throw new Failure(`--dir ${given}: ${file} cannot be compared with the app's ${version}: ${messageOf(error)}`)
   }

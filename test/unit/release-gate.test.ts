@@ -177,6 +177,16 @@ t.test('check: what a success response holds in a map\'s values or a tuple, or a
   })
 })
 
+t.test('check: an endpoint a released version now hides from its documents is named, not breaking (still served)', async t => {
+  const dir = tempFolder(t)
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'audit')).code, 0)
+  t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'audit-hidden'), {
+    code: 0,
+    stdout: '1.0: no change\n2.0: 0 breaking changes, 1 other change\n  other:\n  - `GET /audit` hidden: still served, in no document from this version on\n\nNo breaking change in 2 saved versions.\n',
+    stderr: ''
+  })
+})
+
 t.test('check: a saved version the app no longer serves is fine only when its enforced sunset retired it', async t => {
   const dir = await released(t)
   t.same(await gate(t, ['check', '--app', 'app.ts', '--dir', dir], 'retired'), {
