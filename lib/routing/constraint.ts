@@ -150,7 +150,9 @@ export function createVersionStrategy (lookup: VersionLookup): VersionStrategy {
             return bits
           }
           // Routes with other constraints only (a host): where none of them takes the request, the hidden route of
-          // its host does, with the version problem it is there. The router prefers them to it (see hiddenRoute).
+          // its host does, with the version problem it is there. Where one does, it wins: of the routes that match,
+          // find-my-way takes the last added of the most constraints, and a hidden route is added before the first
+          // route of its constraints (from that route's onRoute hook).
           return bits | fallback
         },
         set (value: readonly string[] | string, bits: number) {

@@ -31,8 +31,8 @@ export function bodyAfter (result: unknown, given: { body: unknown }, before: un
   // no JSON at all (a Map, a Set: written as {}), as a body may change from an object to an array or a text.
   const changed = typeof before === 'object' && before !== null && kindOf(body) !== kindOf(before)
   if (changed && (!kept || NOT_OBJECT_BODIES.has(kindOf(body).slice(2)))) {
-    const fix = kept ? `which JSON writes as no ${side} body; leave one JSON writes` : `return nothing to keep ${side}.body as the migration changed it, or return the new body`
-    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate ${kept ? 'left' : 'returned'} ${kindOf(body)}, where the ${side} body it converts is ${kindOf(before)}; ${fix}`)
+    if (kept) throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate left ${kindOf(body)} as ${side}.body, where the body it converts is ${kindOf(before)}: JSON writes no object of its entries; leave a plain object, an array or a text there`)
+    throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate returned ${kindOf(body)}, where the ${side} body it converts is ${kindOf(before)}; return nothing to keep ${side}.body as the migration changed it, or return the new body`)
   }
   return body
 }
