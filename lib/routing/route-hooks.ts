@@ -93,20 +93,33 @@ export function createRouteHooks (parts: HookParts) {
       const outcome = own === null ? null : (request.raw as RawRequest)[kOutcome] as VersionOutcome
       const version = outcome?.fallback === true ? outcome.version : null
       const entry = version !== null && own !== null && path.implements(version.key) && !own.implements(version.key) ? own : path
-      let reported = entry.reported
       if (entry.timed) {
-        // An enforced sunset changes what is reported: at the request's time, or nothing on the 500 of a clock
-        // that failed (while routing, or here, which answers with its error).
+        // Nothing on the 500 of a clock that failed while routing; one that fails here answers with its error.
         const outcome = (request.raw as RawRequest)[kOutcome] as VersionOutcome
         if (outcome.error !== null) return done(null, payload)
-        const time = timeOf(outcome)
-        if (outcome.error !== null) return done(outcome.error)
-        reported = entry.at(time)
+        const failed = reportVersions(reply, entry, outcome)
+        if (failed !== null) return done(failed)
+      } else {
+        reportVersions(reply, entry, null)
       }
-      if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
-      if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)
       done(null, payload)
     }
+  }
+
+  /**
+   * Sets the version headers `entry` reports; at the request's time where an enforced sunset changes them
+   * (`outcome`, given then). The clock's error where it fails there, and no header is set; else null.
+   */
+  function reportVersions (reply: FastifyReply, entry: PathEntry, outcome: VersionOutcome | null): Error | null {
+    let reported = entry.reported
+    if (outcome !== null) {
+      const time = timeOf(outcome)
+      if (outcome.error !== null) return outcome.error
+      reported = entry.at(time)
+    }
+    if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
+    if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)
+    return null
   }
 
   /**
@@ -204,18 +217,10 @@ export function createRouteHooks (parts: HookParts) {
     }
     if (outcome.kind === NONE || outcome.served !== null) return done(null, payload)
     // A neutral route reports no versions, but an Unsupported answer says which are supported: every route's.
-    if (reportApiVersions && outcome.kind === ONE) {
-      let reported = everywhere.reported
-      if (everywhere.timed) {
-        const time = timeOf(outcome)
-        if (outcome.error !== null) {
-          reply.send(outcome.error)
-          return
-        }
-        reported = everywhere.at(time)
-      }
-      if (reported.supported !== null) reply.header(supportedHeader, reported.supported)
-      if (reported.deprecated !== null) reply.header(deprecatedHeader, reported.deprecated)
+    const failed = reportApiVersions && outcome.kind === ONE ? reportVersions(reply, everywhere, everywhere.timed ? outcome : null) : null
+    if (failed !== null) {
+      reply.send(failed)
+      return
     }
     answer(outcome, request, reply)
   }
