@@ -5,7 +5,10 @@
  */
 export const kEndpointUrl = Symbol.for('fastify-api-versioning.endpointUrl')
 
-/** The URL of the endpoint a route (its options) serves, as declared: its own `url`, unless it serves it at an older URL. */
-export function endpointUrlOf (route: object, url: string): string {
+/**
+ * The URL of the endpoint a route (its options) serves, as declared: its own (`url`, where it is other than the
+ * options say), unless it serves the endpoint at an older URL.
+ */
+export function endpointUrlOf (route: { readonly url: string }, url = route.url): string {
   return (route as { [kEndpointUrl]?: string })[kEndpointUrl] ?? url
 }

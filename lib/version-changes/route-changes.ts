@@ -41,7 +41,7 @@ export function createRouteChanges (options: RouteChangesOptions, shared: Shared
         // Of the route as declared; then the hook, before the route is expanded, so that every route made of it has it.
         const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(method => method.toUpperCase())
         const older = olderUrlRoutes(route, methods, list)
-        Object.assign(route, { [kEndpointMade]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, endpointUrlOf(route, route.url))) })
+        Object.assign(route, { [kEndpointMade]: true, onSend: append(route.onSend, endpointDeprecation(list, methods, endpointUrlOf(route))) })
         for (const made of older) declareOlderUrl(instance, made)
       }
       expandRoute(instance, route, list, changing, { queryNames, allow, answersOwn })

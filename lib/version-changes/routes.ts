@@ -125,7 +125,7 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const method = methods[0]
   // A HEAD route answers for its GET route unless an instruction names HEAD itself. A route at an older URL of its
   // endpoint answers to the endpoint's name (see endpoint-names.ts).
-  const endpoint = endpointUrlOf(route, route.url)
+  const endpoint = endpointUrlOf(route)
   const keys = method === 'HEAD' ? [`HEAD ${endpoint}`, `GET ${endpoint === route.url ? getUrlOfHead(route) : endpoint}`] : [`${method} ${endpoint}`]
   for (const key of keys) declared.names.add(key)
   const exists = versionsOfEndpoint(list, method, route.url)
