@@ -8,8 +8,17 @@ function kindOf (value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (value === null) return 'null'
   if (typeof value !== 'object') return `a ${typeof value}`
-  const tag = Object.prototype.toString.call(value).slice(8, -1)
-  return NOT_OBJECT_BODIES.has(tag) ? `a ${tag}` : 'an object'
+  return isNoObjectBody(value) ? `a ${tagOf(value)}` : 'an object'
+}
+
+// Whether a body is one of NOT_OBJECT_BODIES (a Map, a Date).
+function isNoObjectBody (value: unknown): value is object {
+  return typeof value === 'object' && value !== null && NOT_OBJECT_BODIES.has(tagOf(value))
+}
+
+// An object's built-in kind (`Map`; `Object` for a plain or class object).
+function tagOf (value: object): string {
+  return Object.prototype.toString.call(value).slice(8, -1)
 }
 
 /**
@@ -30,7 +39,7 @@ export function bodyAfter (result: unknown, given: { body: unknown }, before: un
   // An object body replaced by another kind is a mistake where it is returned; left in the body, only where it is
   // no JSON at all (a Map, a Set: written as {}), as a body may change from an object to an array or a text.
   const changed = typeof before === 'object' && before !== null && kindOf(body) !== kindOf(before)
-  if (changed && (!kept || NOT_OBJECT_BODIES.has(kindOf(body).slice(2)))) {
+  if (changed && (!kept || isNoObjectBody(body))) {
     if (kept) throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate left ${kindOf(body)} as ${side}.body, where the body it converts is ${kindOf(before)}: JSON writes no object of its entries; leave a plain object, an array or a text there`)
     throw serverError('FST_API_VERSIONING_CONVERSION_FAILED', `fastify-api-versioning: ${where}: its migrate returned ${kindOf(body)}, where the ${side} body it converts is ${kindOf(before)}; return nothing to keep ${side}.body as the migration changed it, or return the new body`)
   }
