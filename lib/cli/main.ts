@@ -40,7 +40,7 @@ async function run (args: Run, io: Io, proc: GuardedProcess): Promise<number> {
   try {
     app = (await loadApp(args.app, io.cwd, wait)).app
     const gate = await gateOf(app, args.app, wait)
-    code = await (args.command === 'snapshot' ? snapshot(gate, args.dir, io) : check(gate, args.dir, io, args.failOnUnjudged))
+    code = await (args.command === 'snapshot' ? snapshot(gate, args.app, args.dir, io) : check(gate, args.dir, io, args.failOnUnjudged))
   } catch (error) {
     code = failed(io, error)
     closes = !(error instanceof TimedOut)

@@ -17,11 +17,15 @@ const NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | c
  * text for the same document), creating the folder. The saved files of versions the app no longer serves are
  * left as they are: `check` holds the app to them until their versions are retired. Nothing is written where a
  * file would be a second one of its version, or where its name is a symbolic link (writing would change the file
- * it points to, outside the folder): both are refused before anything is written.
+ * it points to, outside the folder): both are refused before anything is written, as is an app that serves no
+ * version (`app`, as given): a release of nothing is no release to save.
  */
-export async function snapshot (gate: ReleaseGate, given: string, io: Io): Promise<number> {
+export async function snapshot (gate: ReleaseGate, app: string, given: string, io: Io): Promise<number> {
   const dir = resolve(io.cwd, given)
   const documents = gate.documents()
+  if (documents.length === 0) {
+    throw new Failure(`--app ${app} serves no version of its API (every version retired by an enforced sunset, or no route declares one): nothing to snapshot; the files of --dir ${given} are left as they are, and check holds the app to them`)
+  }
   try {
     await mkdir(dir, { recursive: true })
   } catch (error) {

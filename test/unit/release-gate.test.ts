@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { EventEmitter } from 'node:events'
 import { join } from 'node:path'
@@ -219,6 +219,19 @@ t.test('snapshot saves the versions served now and leaves the other files of the
   const created = join(tempFolder(t), 'versions', 'saved')
   t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', created])).code, 0, 'the folder is created')
   t.same(readdirSync(created), ['1.0.json', '2.0.json'])
+})
+
+t.test('snapshot of an app that serves no version is exit 2, nothing written: no release is saved as "0 versions"', async t => {
+  const dir = await released(t)
+  t.same(await gate(t, ['snapshot', '--app', 'app.ts', '--dir', dir], 'ended'), {
+    code: 2,
+    stdout: '',
+    stderr: `fastify-api-versioning: --app app.ts serves no version of its API (every version retired by an enforced sunset, or no route declares one): nothing to snapshot; the files of --dir ${dir} are left as they are, and check holds the app to them\n`
+  })
+  t.same(readdirSync(dir).sort(), ['1.0.json', '2.0.json'], 'the saved versions left as they were')
+  const created = join(tempFolder(t), 'versions')
+  t.equal((await gate(t, ['snapshot', '--app', 'app.ts', '--dir', created], 'ended')).code, 2)
+  t.notOk(existsSync(created), 'no folder made')
 })
 
 // Without a bound, each run would not end: 3^20 places, each compared.
