@@ -12,3 +12,14 @@ export const kEndpointUrl = Symbol.for('fastify-api-versioning.endpointUrl')
 export function endpointUrlOf (route: { readonly url: string }, url = route.url): string {
   return (route as { [kEndpointUrl]?: string })[kEndpointUrl] ?? url
 }
+
+/**
+ * On the same options: the index in the version list (0 the newest) of the change that moved the endpoint off the
+ * route's URL. Its versions at that URL are older; the newer ones there may be another endpoint's.
+ */
+export const kMovedOffAt = Symbol('fastify-api-versioning.movedOffAt')
+
+/** Where a route's endpoint left its URL (see kMovedOffAt); -1 for a route at its endpoint's declared URL. */
+export function movedOffAt (route: object): number {
+  return (route as { [kMovedOffAt]?: number })[kMovedOffAt] ?? -1
+}

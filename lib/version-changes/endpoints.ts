@@ -14,15 +14,20 @@ interface Existence {
  * where its endpoint instructions say otherwise. Read from the first version on: an endpoint `added` in a version
  * exists from it on, one `removed` only before it; it may come back. Throws for an instruction that says what is
  * so already (adding an endpoint that exists). An endpoint that older versions served at another URL (`changed: {
- * url }`) exists at its URL from that change on, and at the older URL only before it.
+ * url }`) exists at its URL from that change on, and at the older URL only before it (`since`: the index of that
+ * change, for the route of the older URL; -1 for the route declared at `url`). A URL an endpoint moved off may be
+ * another endpoint's in the versions after: what is said of it there, and before, in versions where yet another
+ * endpoint had it, is not this endpoint's.
  */
-export function versionsOfEndpoint (list: VersionList, method: string, url: string): boolean[] {
-  // An endpoint older versions served at another URL is there from the change on, and the older URL before it.
+export function versionsOfEndpoint (list: VersionList, method: string, url: string, since = -1): boolean[] {
+  const rules = endpointRulesOf(list).filter(({ rule }) => rule.methods.includes(method))
+  // Its instructions at the URL are those of the versions after `since` up to the one where an older endpoint left it.
+  let until = list.length
+  for (const { index, rule } of rules) if (rule.olderUrl === url && index > since) until = Math.min(until, index)
   const events: Existence[] = []
-  for (const { index, rule } of endpointRulesOf(list)) {
-    if (!rule.methods.includes(method)) continue
-    if (rule.url === url) events.push(rule.olderUrl === null ? { index, kind: rule.kind, at: rule.at } : { index, kind: 'added', at: rule.at })
-    else if (rule.olderUrl === url) events.push({ index, kind: 'removed', at: rule.at })
+  for (const { index, rule } of rules) {
+    if (index === since && rule.olderUrl === url) events.push({ index, kind: 'removed', at: rule.at })
+    else if (index > since && index <= until && rule.url === url) events.push(rule.olderUrl === null ? { index, kind: rule.kind, at: rule.at } : { index, kind: 'added', at: rule.at })
   }
   return existence(list, `${method} ${url}`, events)
 }

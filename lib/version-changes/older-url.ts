@@ -3,7 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { prepend } from '../routing/hook-lists.js'
-import { endpointUrlOf, kEndpointUrl } from '../routing/endpoint-url.js'
+import { endpointUrlOf, kEndpointUrl, kMovedOffAt } from '../routing/endpoint-url.js'
 import { kOlderUrlParams, type ParamRenames } from '../routing/older-url-params.js'
 import { endpointRulesOf } from './endpoints.js'
 import type { VersionList } from './version-list.js'
@@ -60,7 +60,7 @@ export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[]
       const byName = olderNames.every(name => names.includes(name))
       const renames = olderNames.map((name, i) => [name, byName ? name : names[i]] as const)
       const path = older.slice(route.prefix.length)
-      const options = { ...route, method, url: path, path, onRequest: prepend(newestNames(renames), route.onRequest), [kOlderUrlParams]: renames, [kEndpointUrl]: endpointUrlOf(route) } as unknown as RouteOptions
+      const options = { ...route, method, url: path, path, onRequest: prepend(newestNames(renames), route.onRequest), [kOlderUrlParams]: renames, [kEndpointUrl]: endpointUrlOf(route), [kMovedOffAt]: index } as unknown as RouteOptions
       routes.push({ options, says: `route ${label}: the change of ${text}, ${rule.at}, says older versions served it at ${older}` })
     }
   }

@@ -28,7 +28,7 @@ import { only, stepsOf, type StatusChange, type VersionStep } from './version-st
 import { sameShape } from './schema-identity.js'
 import { markSharedCopies } from './shared-copies.js'
 import type { ListedVersion, VersionList } from './version-list.js'
-import { endpointUrlOf } from '../routing/endpoint-url.js'
+import { endpointUrlOf, movedOffAt } from '../routing/endpoint-url.js'
 
 // Route options a versionChanges route takes from its list instead.
 const DECLARING = ['apiVersions', 'deprecatedApiVersions', 'apiVersionNeutral', 'advertisedApiVersions', 'advertisedDeprecatedApiVersions']
@@ -128,8 +128,9 @@ export function expandRoute (instance: FastifyInstance, route: DeclaredRoute, li
   const endpoint = endpointUrlOf(route)
   const keys = method === 'HEAD' ? [`HEAD ${endpoint}`, `GET ${endpoint === route.url ? getUrlOfHead(route) : endpoint}`] : [`${method} ${endpoint}`]
   for (const key of keys) declared.names.add(key)
-  const exists = versionsOfEndpoint(list, method, route.url)
-  if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url))
+  const since = movedOffAt(route)
+  const exists = versionsOfEndpoint(list, method, route.url, since)
+  if (method === 'HEAD' && exists.every(Boolean)) exists.splice(0, exists.length, ...versionsOfEndpoint(list, 'GET', route.url, since))
   // Instructions that contradict each other throw above: an endpoint is always in some version.
   const last = exists.lastIndexOf(true)
 

@@ -117,7 +117,8 @@ t.test('a URL change is checked: a URL, parameters that fit, no route already th
   }, 'a route where the older URL is: refused, naming the instruction')
   const list = resolveVersionList([{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [moved()] })] }, { version: '1.0' }]) as NonNullable<ReturnType<typeof resolveVersionList>>
   t.same(versionsOfEndpoint(list, 'GET', '/api/orders/:id/lines/:n'), [true, false], 'the newer URL from the change on')
-  t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [false, true], 'the older one before it')
+  t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n', 0), [false, true], 'the older one before it, for the route the change made there')
+  t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [true, true], 'a route declared at the older URL is another endpoint, of every version but where its own instructions say')
 })
 
 t.test('a chain of moves: each version at the URL it had', async t => {
@@ -210,4 +211,38 @@ t.test("a moved GET's HEAD route is named by either URL, as the GET is, unless t
     t.same([await head('/bills', '1.0'), await head('/orders', '2.0')], ['old', null], name)
     t.equal((await app.inject('/bills?api-version=1.0')).headers['x-head'], undefined, `${name}: the GET is another route`)
   }
+})
+
+t.test('a URL an endpoint moved off, given to another endpoint later or in the same version: each route serves its own versions there', async t => {
+  // 2.0 moved the orders list to /purchases; a new endpoint took /orders in `newAt` (3.0, or 2.0 itself).
+  const build = async (newAt: '3.0' | '2.0') => {
+    const app = Fastify()
+    const added: EndpointInstruction[] = [{ method: 'GET', url: '/orders', added: true }, { method: 'GET', url: '/orders', deprecated: { link: 'https://example.com/orders' } }]
+    const moves: EndpointInstruction[] = [{ method: 'GET', url: '/purchases', changed: { url: '/orders' } }]
+    await app.register(apiVersioning, {
+      versionChanges: [
+        { version: '3.0', changes: newAt === '3.0' ? [versionChange({ description: 'New orders.', endpoints: added })] : [] },
+        { version: '2.0', changes: [versionChange({ description: 'Purchases.', endpoints: newAt === '2.0' ? [...moves, ...added] : moves })] },
+        { version: '1.0' }
+      ]
+    })
+    await app.register(apiVersioningOpenApi, {})
+    app.get('/purchases', { versionChanges: true }, async () => 'purchases')
+    app.get('/orders', { versionChanges: true }, async () => 'orders')
+    await app.ready()
+    const answer = async (url: string, version: string) => {
+      const reply = await app.inject(`${url}?api-version=${version}`)
+      return reply.statusCode === 200 ? `${reply.body}${reply.headers.link === undefined ? '' : ' (deprecated)'}` : reply.statusCode
+    }
+    return { app, answer }
+  }
+  const later = await build('3.0')
+  t.same(await Promise.all([['/orders', '3.0'], ['/orders', '2.0'], ['/orders', '1.0'], ['/purchases', '3.0'], ['/purchases', '2.0'], ['/purchases', '1.0']].map(([url, version]) => later.answer(url, version))),
+    ['orders (deprecated)', 400, 'purchases', 'purchases', 'purchases', 400])
+  t.same(Object.keys(operations(documentOf(later.app, '1.0'))), ['GET /orders'])
+  t.same(operations(documentOf(later.app, '3.0'))['GET /orders'].deprecated, true)
+  t.same(await allProblems(later.app), [])
+  const same = await build('2.0')
+  t.same(await Promise.all([['/orders', '3.0'], ['/orders', '2.0'], ['/orders', '1.0'], ['/purchases', '2.0'], ['/purchases', '1.0']].map(([url, version]) => same.answer(url, version))),
+    ['orders (deprecated)', 'orders (deprecated)', 'purchases', 'purchases', 400])
 })
