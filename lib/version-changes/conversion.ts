@@ -68,6 +68,11 @@ export type Need = 'none' | 'body' | 'data'
 export interface Conversion {
   /** Converts a request up to the newest version, in place; a promise where a migration or check runs; null for none. */
   readonly up: ((request: FastifyRequest) => void | Promise<void>) | null
+  /**
+   * Whether converting a request up only renames and drops fields, synchronously: no migration (the app's code,
+   * whose errors are the app's to answer with) runs, nor a check of what they left (see recheck.ts).
+   */
+  readonly renamesOnly: boolean
   /** Converts a response's body down to the version; null for none. */
   readonly down: Down | null
   /** What a status needs of a body that reaches the onSend hook unconverted (an error's, a text, a stream). */
@@ -174,6 +179,7 @@ export function conversionFrom (steps: StepPlan, from: number, context: Conversi
   const responses = down.map(k => steps.at(k).response as ResponseStep)
   return {
     up: up.length === 0 ? null : upward(steps, up, context.versions[from], context),
+    renamesOnly: up.every(k => (steps.at(k).request as RequestStep).unsure.length === 0),
     // A field an older version has that this one removed (no migration need give it, where optional) is the
     // handler's to send: only a pass that keeps what the value has beside its schema's names gives it.
     down: down.length === 0 ? null : downward(steps, down, context.writtenNamedOnly === true && !removesFrom(steps, from)),

@@ -9,6 +9,7 @@ import { isThenable } from '../util/is-thenable.js'
 import type { Conversion } from './conversion.js'
 import { convertedBody } from './sent-body.js'
 import { trustBody } from './trusted-body.js'
+import { validationStep } from './validation-step.js'
 import { isVersionSerializer, noBody, type Serialize, type VersionSerializers } from './version-serialization.js'
 import { replySerializer } from '../util/reply-serializer.js'
 import type { VersionValidation } from './version-validation.js'
@@ -190,7 +191,16 @@ export function olderRouteHooks (shapes: RouteShapesOf, mode: OlderRouteMode): O
   const responds = mode.responds
   const moved = mode.moves && mode.newest === 'differ'
   const steps = moved || responds ? olderContexts({ preValidation: moved ? preValidation : null, preHandler: moved && attachValidation ? validated : null, onSend: responds ? sentFirst : null }) : null
-  const enter: EnterOlder | null = steps === null ? null : (request, outcome) => shapeOf(outcome) === null ? null : steps(request)
+  // Where it has no step of onSend nor gives the handler validation errors, an older request's validation and
+  // conversion are its first validator's, where they can be (see validation-step.ts): no step, no copy.
+  const inValidation = moved && !responds && !attachValidation ? validationStep(request => shapeOf(outcomeOf(request))) : null
+  const enter: EnterOlder | null = steps === null
+    ? null
+    : (request, outcome) => {
+        const shape = shapeOf(outcome)
+        if (shape === null) return null
+        return inValidation !== null && inValidation(request, shape) ? undefined : steps(request)
+      }
 
   const onRequest: onRequestHookHandler | null = mode.moves || enter === null
     ? null

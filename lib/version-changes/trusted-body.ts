@@ -28,7 +28,7 @@ export function trustBody (request: FastifyRequest, hook: string): void {
   if (context === undefined) return
   let trusts = trustingContexts.get(context)
   if (trusts === undefined) trustingContexts.set(context, trusts = trusting(context, hook))
-  if (trusts) trusted = body
+  if (trusts) trustNext(body)
 }
 
 // Makes the route's body validators let a trusted body pass, where the plugin's hook (named `hook`) is the route's
@@ -40,12 +40,30 @@ function trusting (context: Record<string | symbol, unknown>, hook: string): boo
   // The context may be a copy of the route's (see older-context.ts): it holds Fastify's validators as its own, and
   // the wrapper goes on it.
   const key = Object.getOwnPropertySymbols(context).find(own => own.description === 'body-schema')
-  const given = key === undefined ? undefined : context[key]
-  if (typeof given === 'function') context[key as symbol] = passing(given as Validate)
-  // A body schema by media type (`content`): a validator for each.
-  else if (typeof given === 'object' && given !== null) context[key as symbol] = Object.fromEntries(Object.entries(given).map(([type, validate]) => [type, passing(validate as Validate)]))
-  else return false
+  const given = key === undefined ? undefined : passingTrusted(context[key])
+  if (given === undefined) return false
+  context[key as symbol] = given
   return true
+}
+
+/**
+ * Fastify's body validation of a route context (`given`: its validator, or one by media type for a body schema by
+ * media type) made one that lets a trusted body pass (see trustNext); undefined for none.
+ */
+export function passingTrusted (given: unknown): unknown {
+  if (typeof given === 'function') return passing(given as Validate)
+  // A body schema by media type (`content`): a validator for each.
+  if (typeof given === 'object' && given !== null) return Object.fromEntries(Object.entries(given).map(([type, validate]) => [type, passing(validate as Validate)]))
+  return undefined
+}
+
+/**
+ * Lets the next body validator made by passingTrusted pass `body` (an object: the request's, converted up to one
+ * that the newest version's validation leaves as it is) as it is; called right before Fastify's validation of the
+ * body, in the same synchronous run.
+ */
+export function trustNext (body: unknown): void {
+  if (typeof body === 'object' && body !== null) trusted = body
 }
 
 // A validator that lets the trusted body pass, and is the given one otherwise: its errors read through, and Ajv's
