@@ -29,9 +29,9 @@ const PARTS = [['params-schema', 'params'], ['body-schema', 'body'], ['querystri
  * every context dearer once older requests had been served. Only for a shape whose conversion renames and drops
  * fields alone (a migration is the app's code, whose errors Fastify's validation would answer as 400s or 500s where
  * the app answers them as thrown; a check of what it left may wait for an async validator), on a route that does
- * not attach validation errors (a failed conversion would reach the handler as one);
- * and where the route's first validator is one function (one by media type passes a request of another). Returns
- * whether the request takes its step so; where not, it takes the steps of a copy of the context.
+ * not attach validation errors (a failed conversion would reach the handler as one), and where the route's first
+ * validator is one function (one by media type passes a request of another media type by). Returns whether the
+ * request takes its step so; where not, it takes the steps of a copy of the context.
  */
 export function validationStep (shapeOf: (request: FastifyRequest) => ValidatedShape | null): (request: FastifyRequest, shape: ValidatedShape) => boolean {
   const contexts = new WeakMap<object, boolean>()
