@@ -3,7 +3,7 @@ import { coded } from '../errors.js'
 import { messageOf } from '../util/server-error.js'
 import type { DeclaredRoute } from '../routing/hidden-route.js'
 import { prepend } from '../routing/hook-lists.js'
-import { endpointUrlOf, kEndpointUrl, kMovedOffAt } from '../routing/endpoint-url.js'
+import { endpointUrlOf, kEndpointUrl, kMovedOffAt, movedOffAt } from '../routing/endpoint-url.js'
 import { kOlderUrlParams, type ParamRenames } from '../routing/older-url-params.js'
 import { endpointRulesOf } from './endpoints.js'
 import type { VersionList } from './version-list.js'
@@ -46,9 +46,12 @@ export interface OlderUrlRoute {
  */
 export function olderUrlRoutes (route: DeclaredRoute, methods: readonly string[], list: VersionList): OlderUrlRoute[] {
   const routes: OlderUrlRoute[] = []
+  // A route of an older URL follows the moves older than the one that made it: a later move onto the URL it left is
+  // another endpoint's (and following its own move back would go round for ever).
+  const since = movedOffAt(route)
   for (const { index, rule } of endpointRulesOf(list)) {
     const older = rule.olderUrl
-    if (older === null || rule.url !== route.url) continue
+    if (older === null || rule.url !== route.url || index <= since) continue
     const { text } = list[index]
     for (const method of methods.filter(method => rule.methods.includes(method))) {
       const label = `${method} ${route.url}`

@@ -246,3 +246,23 @@ t.test('a URL an endpoint moved off, given to another endpoint later or in the s
   t.same(await Promise.all([['/orders', '3.0'], ['/orders', '2.0'], ['/orders', '1.0'], ['/purchases', '2.0'], ['/purchases', '1.0']].map(([url, version]) => same.answer(url, version))),
     ['orders (deprecated)', 'orders (deprecated)', 'purchases', 'purchases', 400])
 })
+
+t.test('a URL an endpoint moved off, another endpoint moved onto; an endpoint moved back; two that swap URLs: each version served by its own', async t => {
+  const serve = async (versions: Array<[string, EndpointInstruction[]]>, urls: string[], asked: Array<[string, string]>) => {
+    const app = Fastify()
+    await app.register(apiVersioning, { versionChanges: versions.map(([version, endpoints]) => ({ version, changes: endpoints.length === 0 ? [] : [versionChange({ description: 'Moves.', endpoints })] })) })
+    for (const url of urls) app.get(url, { versionChanges: true }, async () => url)
+    await app.ready()
+    return await Promise.all(asked.map(async ([url, version]) => { const reply = await app.inject(`${url}?api-version=${version}`); return reply.statusCode === 200 ? reply.body : reply.statusCode }))
+  }
+  const moveA: EndpointInstruction = { method: 'GET', url: '/purchases', changed: { url: '/orders' } }
+  const moveB: EndpointInstruction = { method: 'GET', url: '/orders', changed: { url: '/old' } }
+  t.same(await serve([['3.0', [moveB]], ['2.0', [moveA]], ['1.0', []]], ['/purchases', '/orders'], [['/orders', '3.0'], ['/old', '2.0'], ['/old', '1.0'], ['/orders', '1.0'], ['/orders', '2.0'], ['/purchases', '2.0']]),
+    ['/orders', '/orders', '/orders', '/purchases', 400, '/purchases'], 'moved onto in a later version')
+  t.same(await serve([['2.0', [moveA, moveB]], ['1.0', []]], ['/purchases', '/orders'], [['/orders', '2.0'], ['/old', '1.0'], ['/orders', '1.0'], ['/purchases', '2.0']]),
+    ['/orders', '/orders', '/purchases', '/purchases'], 'in the same version')
+  t.same(await serve([['3.0', [{ method: 'GET', url: '/a', changed: { url: '/b' } }]], ['2.0', [{ method: 'GET', url: '/b', changed: { url: '/a' } }]], ['1.0', []]], ['/a'], [['/a', '3.0'], ['/b', '2.0'], ['/a', '1.0'], ['/a', '2.0'], ['/b', '1.0']]),
+    ['/a', '/a', '/a', 400, 400], 'moved back to a URL it had')
+  t.same(await serve([['2.0', [{ method: 'GET', url: '/a', changed: { url: '/b' } }, { method: 'GET', url: '/b', changed: { url: '/a' } }]], ['1.0', []]], ['/a', '/b'], [['/a', '2.0'], ['/b', '1.0'], ['/b', '2.0'], ['/a', '1.0']]),
+    ['/a', '/a', '/b', '/b'], 'two endpoints that swap URLs')
+})
