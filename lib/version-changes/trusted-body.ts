@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { routeContextOf } from '../util/route-context.js'
 
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
+type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown, schema?: unknown }
 
 // By route context, once asked: whether its body validators let a trusted body pass. Not a property of the context:
 // one added to a context Fastify made changes its hidden class, and every request of the route paid ~350
@@ -80,6 +80,8 @@ function passing (validate: Validate): Validate {
   }
   return Object.defineProperties(wrapped, {
     errors: { get: () => validate.errors },
-    schemaEnv: { value: validate.schemaEnv }
+    schemaEnv: { value: validate.schemaEnv },
+    // As an app may read it (request.getValidationFunction).
+    schema: { value: validate.schema }
   }) as Validate
 }

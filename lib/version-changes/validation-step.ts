@@ -7,7 +7,7 @@ import type { Conversion } from './conversion.js'
 import { passingTrusted, trustNext } from './trusted-body.js'
 import type { VersionValidation } from './version-validation.js'
 
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
+type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown, schema?: unknown }
 type Part = 'params' | 'body' | 'query' | 'headers'
 
 /** What the step needs of an older version's shape: its validation, and its conversion up. */
@@ -80,14 +80,22 @@ function first (newest: Validate, part: Part, shapeOf: (request: FastifyRequest)
     if (!isThenable(invalid)) return { error: invalid }
     return Promise.resolve(invalid).then(error => {
       if (error !== false) throw error
-      return settled(converted(given, shape, newest, part, context), given, part)
+      let result: unknown
+      try {
+        result = converted(given, shape, newest, part, context)
+      } catch (thrown) {
+        // As Fastify answers a validator that throws: a server error (a rejection it would answer as a 400).
+        throw Object.assign(thrown as Error, { statusCode: 500 })
+      }
+      return settled(result, newest, given, part)
     })
   }
   // Fastify gives the request (the parent of the part) only to a validator with a schemaEnv (Ajv's); it reads the
-  // errors of one that returns false.
+  // errors of one that returns false. Its schema, as an app may read it (request.getValidationFunction), the route's.
   return Object.defineProperties(validateOlderFirst, {
     errors: { get: () => newest.errors },
-    schemaEnv: { value: newest.schemaEnv ?? true }
+    schemaEnv: { value: newest.schemaEnv ?? true },
+    schema: { value: newest.schema }
   }) as Validate
 }
 
@@ -115,10 +123,11 @@ function validateWith (validate: Validate, data: unknown, context: object | unde
   return validate.schemaEnv === undefined ? validate(data) : validate(data, context)
 }
 
-// A validator's result, inside a promise, which Fastify reads as pass or fail only: false (its errors read by Fastify), or
-// true with its `{ value }` taken, or its `{ error }` thrown.
-function settled (result: unknown, request: FastifyRequest, part: Part): unknown {
-  if (isThenable(result) || result === false) return result
+// A validator's result, inside a promise, which Fastify reads as pass or fail only: false with its errors thrown (read
+// now: a later read may find another request's), or true with its `{ value }` taken, or its `{ error }` thrown.
+function settled (result: unknown, newest: Validate, request: FastifyRequest, part: Part): unknown {
+  if (isThenable(result)) return result
+  if (result === false) throw newest.errors
   if (isObject(result) && result.error != null) throw result.error
   if (isObject(result) && 'value' in result) (request as unknown as Record<string, unknown>)[part] = result.value
   return true

@@ -32,9 +32,11 @@ const post = async (server: FastifyInstance, version: string, payload: object, u
 t.test('an older request that renames only: validated by its own schema and converted in Fastify\'s validation, on the route\'s own context', async t => {
   const { server, contexts } = await service()
   const checked: unknown[] = []
+  const schemas: unknown[] = []
   server.post('/things', { versionChanges: true, schema: { body: Thing } }, async request => {
     // The app's own use of the route's validator: the newest's.
     checked.push(request.validateInput({ id: 1, name: 'x' }, 'body'), request.validateInput({ id: 1, title: 'x' }, 'body'))
+    schemas.push((request.getValidationFunction('body') as unknown as { schema: unknown }).schema)
     return request.body
   })
   await server.ready()
@@ -44,6 +46,7 @@ t.test('an older request that renames only: validated by its own schema and conv
   }
   t.equal(contexts.get('1.0'), contexts.get('2.0'), 'no copy of the context')
   t.same(checked.slice(0, 2), [true, false])
+  t.ok(schemas.every(schema => schema === schemas[1] && schema !== undefined), 'its schema, as the app reads it, the route\'s')
   const invalid = await post(server, '1.0', { id: 1, name: 'a' })
   t.same([invalid.statusCode, invalid.json().message], [400, "body must have required property 'title'"], 'validated by its own schema')
   const newest = await post(server, '2.0', { id: 1, title: 'a' })
@@ -121,7 +124,8 @@ t.test('an async validation of the older request, then each kind of answer of th
     error: () => ({ error: new Error('its own error') }),
     false: () => false,
     async: async () => true,
-    true: () => true
+    true: () => true,
+    throw: () => { throw new Error('broken') }
   }
   const seen = new WeakMap<object, number>()
   server.post('/things/:id', {
@@ -149,6 +153,7 @@ t.test('an async validation of the older request, then each kind of answer of th
   t.same(await answer('false'), [400, 'params is not right'], 'false: its errors, formatted')
   t.same(await answer('async'), [200, { id: 'async' }], 'a promise')
   t.same(await answer('true'), [200, { id: 'true' }])
+  t.same(await answer('throw'), [500, 'broken'], 'a validator that throws: a server error, as Fastify answers it')
   t.same(await answer('true', { id: 1 }), [400, 'body/title is missing'], 'the older body refused by its own async validator')
 })
 
