@@ -21,15 +21,21 @@ interface Existence {
  */
 export function versionsOfEndpoint (list: VersionList, method: string, url: string, since = -1): boolean[] {
   const rules = endpointRulesOf(list).filter(({ rule }) => rule.methods.includes(method))
-  // Its instructions at the URL are those of the versions after `since` up to the one where an older endpoint left it.
-  let until = list.length
-  for (const { index, rule } of rules) if (rule.olderUrl === url && index > since) until = Math.min(until, index)
+  // Its instructions at the URL are those of the versions after `since` up to the one where an older endpoint left it
+  // (the newest such move: the rules are newest first).
+  const left = rules.find(({ index, rule }) => rule.olderUrl === url && index > since)
+  const until = left === undefined ? list.length : left.index
   const events: Existence[] = []
   for (const { index, rule } of rules) {
     if (index === since && rule.olderUrl === url) events.push({ index, kind: 'removed', at: rule.at })
     else if (index > since && index <= until && rule.url === url) events.push(rule.olderUrl === null ? { index, kind: rule.kind, at: rule.at } : { index, kind: 'added', at: rule.at })
   }
-  return existence(list, `${method} ${url}`, events)
+  const exists = existence(list, `${method} ${url}`, events)
+  // Where the older endpoint was, this one is not: the route serving that one there would clash with its own.
+  if (left !== undefined && exists[until + 1] === true) {
+    throw coded(new Error(`fastify-api-versioning: versionChanges: the change of ${list[until].text}, ${left.rule.at}, moved ${method} ${left.rule.url} off ${url}, where older versions served it; ${method} ${url} is another endpoint, which cannot be in those versions too: say in which version it was added (endpoints: [{ method: '${method}', url: '${url}', added: true }]), or declare it at another URL`), 'FST_API_VERSIONING_INVALID_OPTION')
+  }
+  return exists
 }
 
 /** An endpoint instruction of the list, with the index of the version whose change gives it. */

@@ -30,15 +30,16 @@ const PARTS = [['params-schema', 'params'], ['body-schema', 'body'], ['querystri
  * fields alone (a migration is the app's code, whose errors Fastify's validation would answer as 400s or 500s where
  * the app answers them as thrown; a check of what it left may wait for an async validator), on a route that does
  * not attach validation errors (a failed conversion would reach the handler as one), and where the route's first
- * validator is one function (one by media type passes a request of another media type by). Returns whether the
- * request takes its step so; where not, it takes the steps of a copy of the context.
+ * validator is one function (one by media type passes a request of another media type by), on a Fastify that gives
+ * a validator the request it validates (see passesRequest). Returns whether the request takes its step so; where
+ * not, it takes the steps of a copy of the context.
  */
 export function validationStep (shapeOf: (request: FastifyRequest) => ValidatedShape | null): (request: FastifyRequest, shape: ValidatedShape) => boolean {
   const contexts = new WeakMap<object, boolean>()
   // The last context given the step: a route has one (and its HEAD route one), which a comparison finds for less than a lookup.
   let last: object | null = null
   return function inValidation (request, shape) {
-    if (!shape.conversion.renamesOnly) return false
+    if (!shape.conversion.renamesOnly || !passesRequest(request.server.version)) return false
     const context = routeContextOf(request)
     if (context === undefined) return false
     if (context === last) return true
@@ -131,4 +132,13 @@ function settled (result: unknown, newest: Validate, request: FastifyRequest, pa
   if (isObject(result) && result.error != null) throw result.error
   if (isObject(result) && 'value' in result) (request as unknown as Record<string, unknown>)[part] = result.value
   return true
+}
+
+/**
+ * Whether a Fastify of this version gives a validator with a schemaEnv the request it validates (as Ajv's parent of
+ * the part: from 5.12.1 on). An earlier one gives the part alone, by which an older request is not told from another.
+ */
+export function passesRequest (version: string): boolean {
+  const [major, minor, patch] = version.split('.').map(Number)
+  return major > 5 || (major === 5 && (minor > 12 || (minor === 12 && patch >= 1)))
 }

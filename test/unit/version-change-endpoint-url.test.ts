@@ -108,17 +108,30 @@ t.test('a URL change is checked: a URL, parameters that fit, no route already th
   t.throws(() => versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/a', changed: { url: 'b' } }] }), { message: /endpoints\[0\]\.changed\.url must be the URL older versions served the endpoint at, prefix included, such as '\/bills\/:id'/ })
   await t.rejects(service(moved('/api/bills/:bill')), { message: /route GET \/api\/orders\/:id\/lines\/:n: the change of 2\.0, endpoints\[0\], says older versions served it at \/api\/bills\/:bill, whose parameters \(bill\) are not its own \(id, n\)/ })
   await t.rejects(service(moved('/elsewhere/:id/:n')), { message: /the change of 2\.0, endpoints\[0\], says older versions served it at \/elsewhere\/:id\/:n, which is not under the prefix \/api of its route/ })
-  const taken = Fastify()
-  await taken.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
-  taken.get('/stuff', { versionChanges: true }, async () => 'stuff')
-  t.throws(() => taken.get('/things', { versionChanges: true }, async () => 'things'), {
+  // A route where the older URL is, in those versions too (nothing says it was added later), in either order.
+  for (const order of [['/stuff', '/things'], ['/things', '/stuff']]) {
+    const taken = Fastify()
+    await taken.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
+    t.throws(() => { for (const url of order) taken.get(url, { versionChanges: true }, async () => url) }, {
+      code: 'FST_API_VERSIONING_INVALID_OPTION',
+      message: "fastify-api-versioning: versionChanges: the change of 2.0, endpoints[0], moved GET /things off /stuff, where older versions served it; GET /stuff is another endpoint, which cannot be in those versions too: say in which version it was added (endpoints: [{ method: 'GET', url: '/stuff', added: true }]), or declare it at another URL"
+    }, `refused, naming the move and the fix (${order.join(' then ')})`)
+  }
+  // An ordinary route of the app at the older URL, of the versions it served there.
+  const ordinary = Fastify()
+  await ordinary.register(apiVersioning, { versionChanges: [{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
+  ordinary.get('/stuff', { apiVersions: ['1.0'] }, async () => 'stuff')
+  t.throws(() => ordinary.get('/things', { versionChanges: true }, async () => 'things'), {
     code: 'FST_API_VERSIONING_ROUTE_CONFLICT',
     message: 'fastify-api-versioning: route GET /things: the change of 2.0, endpoints[0], says older versions served it at /stuff, where it cannot be declared: route GET /stuff declares API version 1.0, which another GET /stuff route already declares'
   }, 'a route where the older URL is: refused, naming the instruction')
+  const removedOnly = Fastify()
+  await removedOnly.register(apiVersioning, { versionChanges: [{ version: '3.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/stuff', removed: true }] })] }, { version: '2.0', changes: [versionChange({ description: 'x', endpoints: [{ method: 'GET', url: '/things', changed: { url: '/stuff' } }] })] }, { version: '1.0' }] })
+  t.throws(() => removedOnly.get('/stuff', { versionChanges: true }, async () => 'stuff'), { message: /the change of 2\.0, endpoints\[0\], moved GET \/things off \/stuff.*say in which version it was added/ }, 'one said to be removed later, never added')
   const list = resolveVersionList([{ version: '2.0', changes: [versionChange({ description: 'x', endpoints: [moved()] })] }, { version: '1.0' }]) as NonNullable<ReturnType<typeof resolveVersionList>>
   t.same(versionsOfEndpoint(list, 'GET', '/api/orders/:id/lines/:n'), [true, false], 'the newer URL from the change on')
   t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n', 0), [false, true], 'the older one before it, for the route the change made there')
-  t.same(versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), [true, true], 'a route declared at the older URL is another endpoint, of every version but where its own instructions say')
+  t.throws(() => versionsOfEndpoint(list, 'GET', '/api/bills/:bill/items/:n'), { code: 'FST_API_VERSIONING_INVALID_OPTION' }, 'a route declared at the older URL is another endpoint, which cannot be where the moved one was')
 })
 
 t.test('a chain of moves: each version at the URL it had', async t => {

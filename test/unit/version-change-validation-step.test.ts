@@ -1,8 +1,10 @@
 import t from 'tap'
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import { existsSync } from 'node:fs'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import ownFastify from 'fastify'
 import { Type } from '@sinclair/typebox'
 import apiVersioning, { versionChange, type VersionChangesEntry } from '../../lib/index.js'
-import { validationStep } from '../../lib/version-changes/validation-step.js'
+import { passesRequest, validationStep } from '../../lib/version-changes/validation-step.js'
 
 // On the route that serves every version of a versionChanges route, an older version's request whose conversion only
 // renames and drops fields is validated by its own schemas and converted inside Fastify's validation of the route,
@@ -11,6 +13,14 @@ import { validationStep } from '../../lib/version-changes/validation-step.js'
 const Thing = Type.Object({ id: Type.Integer(), name: Type.String(), rush: Type.Optional(Type.Boolean({ default: false })) })
 const renamed = versionChange({ description: "Things have a 'name' (it was 'title').", fields: [{ schema: Thing, field: 'name', renamedFrom: 'title' }] })
 const VERSIONS: VersionChangesEntry[] = [{ version: '2.0', changes: [renamed] }, { version: '1.0' }]
+
+// On a Fastify that gives a validator the request it validates (from 5.12.1 on): the tests' own, or under the lowest
+// tested peers (scripts/lowest-peers.mjs, whose Fastify does not), the latest, kept beside it. On a Fastify before
+// it, an older request takes the steps of a copy, as every request did before (version-change-older-context.test.ts
+// runs with the lowest too).
+const latest = new URL('../../node_modules/fastify-latest/fastify.js', import.meta.url)
+const Fastify = existsSync(latest) ? (await import(latest.href) as { default: typeof ownFastify }).default : ownFastify
+const inValidation = passesRequest(Fastify().version)
 
 const contextOf = (request: FastifyRequest): object => {
   const key = Object.getOwnPropertySymbols(request).find(own => own.description === 'fastify.context') as symbol
@@ -44,7 +54,7 @@ t.test('an older request that renames only: validated by its own schema and conv
     t.same((await post(server, '1.0', { id: 1, title: 'a' })).json(), { id: 1, name: 'a', rush: false }, 'converted up, given its default')
     t.same((await post(server, '2.0', { id: 2, name: 'b' })).json(), { id: 2, name: 'b', rush: false })
   }
-  t.equal(contexts.get('1.0'), contexts.get('2.0'), 'no copy of the context')
+  t.equal(contexts.get('1.0') === contexts.get('2.0'), inValidation, 'no copy of the context')
   t.same(checked.slice(0, 2), [true, false])
   t.ok(schemas.every(schema => schema === schemas[1] && schema !== undefined), 'its schema, as the app reads it, the route\'s')
   const invalid = await post(server, '1.0', { id: 1, name: 'a' })
@@ -71,7 +81,7 @@ t.test('path parameters validated first: the body after them, converted, passes 
   t.same(runs.splice(0), ['params', 'body (1.0)', 'params'], 'the older request: its own, then the route\'s path parameters; its body once')
   t.same((await post(server, '2.0', { id: 1, name: 'a' }, '/things/7')).json(), [{ id: '7' }, { id: 1, name: 'a' }])
   t.same(runs.splice(0), ['params', 'body'])
-  t.equal(contexts.get('1.0'), contexts.get('2.0'))
+  t.equal(contexts.get('1.0') === contexts.get('2.0'), inValidation)
 })
 
 t.test('an older version whose conversion runs a migration takes the steps of a copy of the context; one that renames only, on the same route, does not', async t => {
@@ -87,7 +97,7 @@ t.test('an older version whose conversion runs a migration takes the steps of a 
     const sent: Record<string, object> = { '1.0': { id: 1, title: 'a' }, '2.0': { id: 2, title: 'b', rush: true }, '3.0': { id: 3, name: 'c' } }
     const answers: Record<string, object> = { '1.0': { id: 1, name: 'A', rush: false }, '2.0': { id: 2, name: 'b', rush: true }, '3.0': { id: 3, name: 'c', rush: false } }
     for (const version of [...order, '3.0', ...order]) t.same((await post(server, version, sent[version], '/things/1')).json(), answers[version], `${version}, after ${order[0]}`)
-    t.equal(contexts.get('2.0'), contexts.get('3.0'), 'renames only: the route\'s context')
+    t.equal(contexts.get('2.0') === contexts.get('3.0'), inValidation, 'renames only: the route\'s context')
     t.not(contexts.get('1.0'), contexts.get('3.0'), 'a migration: a copy')
   }
 })
@@ -159,7 +169,7 @@ t.test('an async validation of the older request, then each kind of answer of th
 
 t.test('a request Fastify keeps no route context on is left to the steps of a copy, which answer it', async t => {
   const step = validationStep(() => null)
-  t.equal(step({} as FastifyRequest, { validation: null, conversion: { up: null, renamesOnly: true, bodyAsNewest: true } }), false)
+  t.equal(step({ server: { version: '5.12.8' } } as FastifyRequest, { validation: null, conversion: { up: null, renamesOnly: true, bodyAsNewest: true } }), false)
 })
 
 t.test('where a copy validates a JSON body the route has no schema of, it is validated by none', async t => {
@@ -182,5 +192,9 @@ t.test('a body left out, of a version older than a field the body gained: the ro
   t.same((await server.inject({ method: 'POST', url: '/notes?api-version=1.0' })).json(), { body: 'none' })
   t.same((await server.inject({ method: 'POST', url: '/notes?api-version=1.0', payload: { id: 1, title: 'a' } })).json(), { body: { id: 1, name: 'a' } })
   t.same((await server.inject({ method: 'POST', url: '/notes?api-version=2.0' })).json(), { body: 'none' })
-  t.equal(contexts.get('1.0'), contexts.get('2.0'))
+  t.equal(contexts.get('1.0') === contexts.get('2.0'), inValidation)
+})
+
+t.test('passesRequest: Fastify gives a validator the request it validates from 5.12.1 on', async t => {
+  for (const [version, passes] of [['5.8.1', false], ['5.12.0', false], ['5.12.1', true], ['5.12.8', true], ['5.13.0', true], ['6.0.0', true], ['4.29.0', false]] as const) t.equal(passesRequest(version), passes, version)
 })
