@@ -38,8 +38,10 @@ export function validationStep (shapeOf: (request: FastifyRequest) => ValidatedS
   const contexts = new WeakMap<object, boolean>()
   // The last context given the step: a route has one (and its HEAD route one), which a comparison finds for less than a lookup.
   let last: object | null = null
+  // Whether its Fastify gives a validator the request, found at its first older request.
+  let passes: boolean | null = null
   return function inValidation (request, shape) {
-    if (!shape.conversion.renamesOnly || !passesRequest(request.server.version)) return false
+    if (!shape.conversion.renamesOnly || !(passes ??= passesRequest(request.server.version))) return false
     const context = routeContextOf(request)
     if (context === undefined) return false
     if (context === last) return true
