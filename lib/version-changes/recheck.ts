@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { messageOf, serverError } from '../util/server-error.js'
 import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
+import type { Validate } from '../util/validator.js'
 import type { VersionSchemas } from './version-parts.js'
 import { essenceOf } from './version-validation.js'
 
@@ -19,8 +20,6 @@ export interface Rechecked {
 
 // The parts checked, by the name Fastify's validators give them, and where the request keeps them.
 const PARTS = [['body', 'body'], ['querystring', 'query'], ['params', 'params']] as const
-
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
 
 /**
  * Checks a request converted up against the newest version's schemas of its body, query string and path parameters, as Fastify

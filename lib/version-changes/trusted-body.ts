@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { routeContextOf } from '../util/route-context.js'
-
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown, schema?: unknown }
+import { standingFor, type Validate } from '../util/validator.js'
 
 // By route context, once asked: whether its body validators let a trusted body pass. Not a property of the context:
 // one added to a context Fastify made changes its hidden class, and every request of the route paid ~350
@@ -78,10 +77,5 @@ function passing (validate: Validate): Validate {
     if (pass) return true
     return validate(data, context)
   }
-  return Object.defineProperties(wrapped, {
-    errors: { get: () => validate.errors },
-    schemaEnv: { value: validate.schemaEnv },
-    // As an app may read it (request.getValidationFunction).
-    schema: { value: validate.schema }
-  }) as Validate
+  return standingFor(wrapped, validate)
 }

@@ -3,11 +3,11 @@ import { isObject } from '../util/is-object.js'
 import { isThenable } from '../util/is-thenable.js'
 import { requestPart } from '../util/request-part.js'
 import { routeContextOf } from '../util/route-context.js'
+import { standingFor, type Validate } from '../util/validator.js'
 import type { Conversion } from './conversion.js'
 import { passingTrusted, trustNext } from './trusted-body.js'
 import type { VersionValidation } from './version-validation.js'
 
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown, schema?: unknown }
 type Part = 'params' | 'body' | 'query' | 'headers'
 
 /** What the step needs of an older version's shape: its validation, and its conversion up. */
@@ -93,13 +93,8 @@ function first (newest: Validate, part: Part, shapeOf: (request: FastifyRequest)
       return settled(result, newest, given, part)
     })
   }
-  // Fastify gives the request (the parent of the part) only to a validator with a schemaEnv (Ajv's); it reads the
-  // errors of one that returns false. Its schema, as an app may read it (request.getValidationFunction), the route's.
-  return Object.defineProperties(validateOlderFirst, {
-    errors: { get: () => newest.errors },
-    schemaEnv: { value: newest.schemaEnv ?? true },
-    schema: { value: newest.schema }
-  }) as Validate
+  // Fastify gives the request (the parent of the part) only to a validator with a schemaEnv: one it always has.
+  return standingFor(validateOlderFirst, newest, newest.schemaEnv ?? true)
 }
 
 // The request converted up (renames and drops, synchronous), then its part validated by the route's own validator,

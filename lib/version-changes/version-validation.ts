@@ -3,8 +3,8 @@ import { isObject } from '../util/is-object.js'
 import { requestPart } from '../util/request-part.js'
 import { routeContextOf } from '../util/route-context.js'
 import { isThenable } from '../util/is-thenable.js'
+import type { Validate } from '../util/validator.js'
 
-type Validate = ((data: unknown, context?: object) => unknown) & { errors?: unknown, schemaEnv?: unknown }
 type Formatter = (errors: unknown, dataVar: string) => Error
 
 /** The request parts Fastify validates, in its order: what the request keeps it as, and what its errors call it. */
